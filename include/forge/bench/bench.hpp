@@ -1,0 +1,197 @@
+// forge::bench: what an operator card's bench source writes. SPEC section 10.
+//
+//     #include <forge/bench/bench.hpp>
+//     #include "reference.hpp"
+//     #include "student.hpp"
+//     namespace fb = forge::bench;
+//
+//     fb::Bench make_bench() {
+//         fb::Bench b{fb::Backend::host};
+//         b.workload("m1024_n1024", {{"m", 1024}, {"n", 1024}}, 1)
+//          .workload("m4096_n1024", {{"m", 4096}, {"n", 1024}}, 2)
+//          .workload("m512_n8192",  {{"m", 512},  {"n", 8192}}, 3);
+//         b.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
+//             rng.normal(in.add("x", {w["m"], w["n"]}, fb::DType::fp32));
+//             rng.uniform(in.add("gamma", {w["n"]}, fb::DType::fp32), 0.5, 1.5);
+//         });
+//         b.outputs([](const fb::Workload& w) {
+//             return std::vector<fb::TensorSpec>{{"y", {w["m"], w["n"]}, fb::DType::fp32}};
+//         });
+//         b.reference([](fb::Io& io) { reference::rmsnorm(io.in("x"), io.in("gamma"), io.out("y")); });
+//         b.student([](fb::Io& io) { student::rmsnorm(io.in("x"), io.in("gamma"), io.out("y")); });
+//         b.tolerance(fb::DType::fp32, {.atol = 1e-5, .rtol = 1e-4});
+//         return b;
+//     }
+//     FORGE_BENCH_MAIN(make_bench)
+//
+// The harness reads window.toml: each side's call sees exactly the inputs and
+// outputs that side declares (any other name throws, naming the tensor and the
+// side), gets its own copy of the inputs, and has its outputs checked against the
+// other side's with the per-dtype (or per-output) tolerance.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "forge/bench/dtype.hpp"
+#include "forge/bench/region.hpp"
+#include "forge/bench/rng.hpp"
+#include "forge/bench/tensor.hpp"
+#include "forge/contract/contract.hpp"
+
+// The CUDA runtime's stream type, declared as cuda_runtime_api.h declares it so a
+// HOST bench needs no CUDA headers.
+struct CUstream_st;
+
+namespace forge::bench {
+
+using Stream = CUstream_st*;  // == cudaStream_t
+
+enum class Backend { host, cuda };
+
+[[nodiscard]] std::string_view to_string(Backend backend) noexcept;  // "host" / "cuda"
+
+// The verdict is the geometric mean over at least this many workloads.
+inline constexpr std::size_t min_workloads = 3;
+
+// One input set: a name (as eval.json reports it), integer parameters, a seed.
+struct Workload {
+    std::string name;
+    std::map<std::string, std::int64_t, std::less<>> params;
+    std::uint64_t seed = 0;
+
+    // The parameter `key`; throws naming the workload and the key when absent.
+    [[nodiscard]] std::int64_t operator[](std::string_view key) const;
+};
+
+namespace detail {
+struct Access;  // the harness's way in: binds tensors, reads what prep produced
+}
+
+// What one side's timed call (or the correctness call) can touch: exactly that
+// side's declared inputs and outputs.
+class Io {
+public:
+    // A declared input of this side (read-only). Undeclared: BenchError naming
+    // the tensor, the side and what the side does declare.
+    [[nodiscard]] const Tensor& in(std::string_view name) const;
+    // A declared output of this side, allocated by the harness (see Bench::outputs).
+    [[nodiscard]] Tensor& out(std::string_view name);
+
+    [[nodiscard]] Side side() const noexcept { return side_; }
+    [[nodiscard]] const Workload& workload() const noexcept { return *workload_; }
+    // The stream every CUDA call must launch on (the harness times it); null on HOST.
+    [[nodiscard]] Stream stream() const noexcept { return stream_; }
+
+private:
+    friend struct detail::Access;
+    Io(Side side, const Workload& workload, Stream stream) noexcept
+        : side_(side), workload_(&workload), stream_(stream) {}
+
+    Side side_;
+    const Workload* workload_;
+    Stream stream_;
+    std::vector<std::pair<std::string, Tensor*>> inputs_;
+    std::vector<std::pair<std::string, Tensor*>> outputs_;
+};
+
+// What the prep step can touch: every input the bench made for the workload, and
+// the tensors it produces (allocated by the harness on the bench's backend).
+class PrepIo {
+public:
+    // An input made by Bench::inputs (on the backend: device memory for CUDA).
+    [[nodiscard]] const Tensor& in(std::string_view name) const;
+    // A new prep output; its name, shape and dtype are what eval.json reports and
+    // what `forge prep` holds to the contract's symmetrize entries.
+    Tensor& out(std::string name, Shape shape, DType dtype);
+
+    [[nodiscard]] const Workload& workload() const noexcept { return *workload_; }
+    [[nodiscard]] Stream stream() const noexcept { return stream_; }
+
+private:
+    friend struct detail::Access;
+    using Allocate = std::function<Tensor(TensorSpec)>;
+    PrepIo(const Workload& workload, const Tensors& inputs, Allocate allocate, Stream stream)
+        : workload_(&workload), inputs_(&inputs), allocate_(std::move(allocate)), stream_(stream) {}
+
+    const Workload* workload_;
+    const Tensors* inputs_;
+    Allocate allocate_;
+    Stream stream_;
+    Tensors produced_;
+};
+
+// |student - reference| <= atol + rtol * |reference|, elementwise (NaN never passes).
+struct Tolerance {
+    double atol = 0.0;
+    double rtol = 0.0;
+};
+
+// The default for a dtype (fp32: atol 1e-5, rtol 1e-4; integers: exact).
+[[nodiscard]] Tolerance default_tolerance(DType dtype) noexcept;
+
+using MakeInputs = std::function<void(const Workload&, Rng&, Tensors&)>;
+using DeclareOutputs = std::function<std::vector<TensorSpec>(const Workload&)>;
+using Call = std::function<void(Io&)>;
+using Prep = std::function<void(PrepIo&)>;
+
+// A bench's definition: built by the card's make_bench(), run by the harness.
+class Bench {
+public:
+    explicit Bench(Backend backend) noexcept : backend_(backend) {}
+
+    Bench& workload(std::string name, std::map<std::string, std::int64_t, std::less<>> params,
+                    std::uint64_t seed);
+    // Host tensors for one workload, filled from `rng` (seeded from the workload's
+    // seed; called again with other seeds to vary contents between samples).
+    Bench& inputs(MakeInputs make);
+    // Name, shape and dtype of every output either side declares.
+    Bench& outputs(DeclareOutputs declare);
+    Bench& reference(Call call);
+    Bench& student(Call call);
+    // Produces the contract's prep-produced symmetrize inputs, outside every window.
+    Bench& prep(Prep step);
+    Bench& tolerance(DType dtype, Tolerance tolerance);
+    Bench& tolerance(std::string output, Tolerance tolerance);  // wins over the dtype's
+
+    [[nodiscard]] Backend backend() const noexcept { return backend_; }
+    [[nodiscard]] const std::vector<Workload>& workloads() const noexcept { return workloads_; }
+    [[nodiscard]] const MakeInputs& make_inputs() const noexcept { return inputs_; }
+    [[nodiscard]] const DeclareOutputs& declare_outputs() const noexcept { return outputs_; }
+    [[nodiscard]] const Call& call(Side side) const noexcept {
+        return side == Side::reference ? reference_ : student_;
+    }
+    [[nodiscard]] const Prep& prep_step() const noexcept { return prep_; }
+    [[nodiscard]] Tolerance tolerance_for(const TensorSpec& output) const;
+
+    // Why this definition cannot run (too few workloads, a missing call, ...); empty when it can.
+    [[nodiscard]] std::vector<std::string> problems() const;
+
+private:
+    Backend backend_;
+    std::vector<Workload> workloads_;
+    MakeInputs inputs_;
+    DeclareOutputs outputs_;
+    Call reference_;
+    Call student_;
+    Prep prep_;
+    std::map<DType, Tolerance> dtype_tolerances_;
+    std::map<std::string, Tolerance, std::less<>> output_tolerances_;
+};
+
+// The bench executable's main (command line in notes/CARD.md): returns the exit code.
+int bench_main(int argc, char** argv, Bench (*make_bench)());
+
+}  // namespace forge::bench
+
+// Ends a bench source: defines main() around the card's make_bench().
+#define FORGE_BENCH_MAIN(make_bench)                                   \
+    int main(int argc, char** argv) {                                  \
+        return ::forge::bench::bench_main(argc, argv, &(make_bench));  \
+    }

@@ -1,0 +1,40 @@
+// Running a bench definition against its contract: what the bench executable's
+// main does (and what tests call directly).
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "forge/bench/bench.hpp"
+#include "forge/contract/contract.hpp"
+
+namespace forge::bench {
+
+// Exit codes of the bench executable (notes/CARD.md).
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_failed = 1;       // correctness failed, or the harness caught a violation
+inline constexpr int exit_usage = 2;        // usage or contract error
+inline constexpr int exit_unavailable = 77; // the backend cannot run here (CUDA, no device)
+
+struct RunOptions {
+    std::string operator_name;
+    std::filesystem::path eval_path;  // empty: write nothing
+    bool quick = false;               // fewer samples, shorter time budget (tests)
+    std::ostream* log = nullptr;      // progress and problems for people; null: silent
+};
+
+struct RunResult {
+    int exit_code = exit_ok;
+    nlohmann::json eval;                 // the eval.json document (SPEC section 5)
+    std::vector<std::string> problems;   // why exit_code is not 0, for people
+};
+
+// Runs `bench` under `contract` (which the caller has checked: a refused contract
+// never reaches here). Writes options.eval_path atomically when given.
+[[nodiscard]] RunResult run(const Bench& bench, const WindowContract& contract, const RunOptions& options);
+
+}  // namespace forge::bench
