@@ -1,0 +1,114 @@
+#include "table_text.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <system_error>
+
+#include "forge/table/kernel_table.hpp"
+
+namespace forge::table_text {
+
+std::string read_file(const std::filesystem::path& file) {
+    const std::string label = file.string();
+    std::error_code status_error;
+    if (std::filesystem::is_directory(file, status_error)) {
+        throw TableError(label + ": is a directory, not a CSV file; give the exported file's path");
+    }
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+        throw TableError(label + ": cannot open: " + std::strerror(errno) +
+                         "; check the path and that the file is readable");
+    }
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) {
+        throw TableError(label + ": read failed; check that the file is readable");
+    }
+    return text;
+}
+
+std::string where(std::string_view file_label, std::size_t line) {
+    std::string out(file_label);
+    if (line > 0) {
+        out += ':';
+        out += std::to_string(line);
+    }
+    out += ": ";
+    return out;
+}
+
+void require_csv_text(std::string_view text, std::string_view file_label) {
+    if (text.empty()) {
+        throw TableError(where(file_label) + "the file is empty; export the table again");
+    }
+    if (text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF")) {
+        throw TableError(where(file_label) +
+                         "the file is UTF-16 (as a PowerShell '>' redirect writes it); save it as "
+                         "UTF-8, e.g. with '| Out-File -Encoding utf8' or ncu/nsys's own -o/--log-file");
+    }
+    const std::size_t nul = text.find('\0');
+    if (nul != std::string_view::npos) {
+        const auto line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + nul, '\n'));
+        throw TableError(where(file_label, line) +
+                         "the file holds a NUL byte: it is binary, not a CSV export (a .ncu-rep or "
+                         ".nsys-rep report?); export it with 'ncu --csv' or 'nsys stats --format csv'");
+    }
+}
+
+std::string_view trim(std::string_view text) noexcept {
+    const auto is_space = [](char c) { return c == ' ' || c == '\t'; };
+    while (!text.empty() && is_space(text.front())) {
+        text.remove_prefix(1);
+    }
+    while (!text.empty() && is_space(text.back())) {
+        text.remove_suffix(1);
+    }
+    return text;
+}
+
+std::string fold_header_name(std::string_view name) {
+    std::string folded;
+    folded.reserve(name.size());
+    for (const char c : name) {
+        if (c != ' ' && c != '\t') {
+            folded += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+    }
+    return folded;
+}
+
+std::optional<std::size_t> Header::column(std::string_view name) const noexcept {
+    const auto found = std::find(fields.begin(), fields.end(), name);
+    if (found == fields.end()) {
+        return std::nullopt;
+    }
+    return static_cast<std::size_t>(found - fields.begin());
+}
+
+std::optional<Header> header_from_line(const TextLine& line, std::string_view file_label,
+                                       CsvRecord& scratch) {
+    CsvReader reader(line.text, std::string(file_label), line.number);
+    try {
+        if (!reader.next(scratch)) {
+            return std::nullopt;
+        }
+    } catch (const TableError&) {
+        return std::nullopt;  // a preamble line that merely looks like a header
+    }
+    Header header;
+    header.line = line.number;
+    header.fields.reserve(scratch.fields.size());
+    for (const std::string_view field : scratch.fields) {
+        header.fields.emplace_back(trim(field));
+    }
+    return header;
+}
+
+bool is_tool_message(const CsvRecord& record) noexcept {
+    return !record.fields.empty() && record.fields.front().starts_with("==");
+}
+
+}  // namespace forge::table_text
