@@ -11,24 +11,22 @@
 
 #include "forge/bench/bench.hpp"
 #include "forge/contract/contract.hpp"
+#include "forge/exit_code.hpp"
 
 namespace forge::bench {
-
-// Exit codes of the bench executable (notes/CARD.md).
-inline constexpr int exit_ok = 0;
-inline constexpr int exit_failed = 1;       // correctness failed, or the harness caught a violation
-inline constexpr int exit_usage = 2;        // usage or contract error
-inline constexpr int exit_unavailable = 77; // the backend cannot run here (CUDA, no device)
 
 struct RunOptions {
     std::string operator_name;
     std::filesystem::path eval_path;  // empty: write nothing
     bool quick = false;               // fewer samples, shorter time budget (tests)
     std::ostream* log = nullptr;      // progress and problems for people; null: silent
+    int cuda_device = 0;              // the CUDA device a CUDA bench runs on
 };
 
+// exit_code: forge::exit_code::ok; problems (correctness failed, or the harness
+// caught a violation); skipped (the backend cannot run here: CUDA without a device).
 struct RunResult {
-    int exit_code = exit_ok;
+    int exit_code = exit_code::ok;
     nlohmann::json eval;                 // the eval.json document (SPEC section 5)
     std::vector<std::string> problems;   // why exit_code is not 0, for people
 };

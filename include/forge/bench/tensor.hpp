@@ -31,6 +31,9 @@ struct TensorSpec {
     DType dtype = DType::fp32;
 };
 
+// Bytes a tensor of this spec holds; throws BenchError on a negative extent.
+[[nodiscard]] std::size_t byte_size(const TensorSpec& spec);
+
 enum class Place { host, device };
 
 class Tensor {

@@ -1,0 +1,26 @@
+// The harness's way into Io and PrepIo: building them and binding tensors, which
+// a bench's own code cannot do.
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include "forge/bench/bench.hpp"
+
+namespace forge::bench::detail {
+
+struct Access {
+    [[nodiscard]] static Io make_io(Side side, const Workload& workload, Stream stream) {
+        return Io(side, workload, stream);
+    }
+    static void bind_input(Io& io, const std::string& name, Tensor& tensor) { io.inputs_.emplace_back(name, &tensor); }
+    static void bind_output(Io& io, const std::string& name, Tensor& tensor) { io.outputs_.emplace_back(name, &tensor); }
+
+    [[nodiscard]] static PrepIo make_prep_io(const Workload& workload, const Tensors& inputs,
+                                             PrepIo::Allocate allocate, Stream stream) {
+        return PrepIo(workload, inputs, std::move(allocate), stream);
+    }
+    [[nodiscard]] static Tensors& produced(PrepIo& io) noexcept { return io.produced_; }
+};
+
+}  // namespace forge::bench::detail

@@ -1,0 +1,106 @@
+#include "forge/bench/bench.hpp"
+
+#include <set>
+#include <string>
+
+namespace forge::bench {
+
+std::string_view to_string(Backend backend) noexcept { return backend == Backend::cuda ? "cuda" : "host"; }
+
+std::int64_t Workload::operator[](std::string_view key) const {
+    if (const auto found = params.find(key); found != params.end()) return found->second;
+    std::string have;
+    for (const auto& entry : params) have += (have.empty() ? "" : ", ") + entry.first;
+    throw BenchError("workload '" + name + "' has no parameter '" + std::string(key) +
+                     "' (it has: " + (have.empty() ? "none" : have) + "); add it to the workload's parameters");
+}
+
+Tolerance default_tolerance(DType dtype) noexcept {
+    switch (dtype) {
+        case DType::fp64: return {.atol = 1e-10, .rtol = 1e-9};
+        case DType::fp32: return {.atol = 1e-5, .rtol = 1e-4};
+        case DType::fp16: return {.atol = 1e-3, .rtol = 1e-3};
+        case DType::bf16: return {.atol = 1e-2, .rtol = 1.6e-2};
+        default: return {.atol = 0.0, .rtol = 0.0};
+    }
+}
+
+Bench& Bench::workload(std::string name, std::map<std::string, std::int64_t, std::less<>> params,
+                       std::uint64_t seed) {
+    workloads_.push_back(Workload{std::move(name), std::move(params), seed});
+    return *this;
+}
+
+Bench& Bench::inputs(MakeInputs make) {
+    inputs_ = std::move(make);
+    return *this;
+}
+
+Bench& Bench::outputs(DeclareOutputs declare) {
+    outputs_ = std::move(declare);
+    return *this;
+}
+
+Bench& Bench::reference(Call call) {
+    reference_ = std::move(call);
+    return *this;
+}
+
+Bench& Bench::student(Call call) {
+    student_ = std::move(call);
+    return *this;
+}
+
+Bench& Bench::prep(Prep step) {
+    prep_ = std::move(step);
+    return *this;
+}
+
+Bench& Bench::tolerance(DType dtype, Tolerance tolerance) {
+    dtype_tolerances_[dtype] = tolerance;
+    return *this;
+}
+
+Bench& Bench::tolerance(std::string output, Tolerance tolerance) {
+    output_tolerances_[std::move(output)] = tolerance;
+    return *this;
+}
+
+Tolerance Bench::tolerance_for(const TensorSpec& output) const {
+    if (const auto found = output_tolerances_.find(output.name); found != output_tolerances_.end()) {
+        return found->second;
+    }
+    if (const auto found = dtype_tolerances_.find(output.dtype); found != dtype_tolerances_.end()) {
+        return found->second;
+    }
+    return default_tolerance(output.dtype);
+}
+
+std::vector<std::string> Bench::problems() const {
+    std::vector<std::string> out;
+    if (workloads_.size() < min_workloads) {
+        out.push_back("the bench declares " + std::to_string(workloads_.size()) + " workload(s); the verdict is a "
+                      "geometric mean over at least " + std::to_string(min_workloads) +
+                      ": add workloads of other shapes with Bench::workload");
+    }
+    std::set<std::string, std::less<>> names;
+    for (const Workload& w : workloads_) {
+        if (w.name.empty()) out.push_back("a workload has an empty name: name it after its shape, e.g. m4096_n1024");
+        if (!names.insert(w.name).second) out.push_back("two workloads are named '" + w.name + "': names must differ");
+    }
+    if (!inputs_) out.push_back("the bench makes no inputs: call Bench::inputs");
+    if (!outputs_) out.push_back("the bench declares no output shapes: call Bench::outputs");
+    if (!reference_) out.push_back("the bench has no reference call: call Bench::reference");
+    if (!student_) out.push_back("the bench has no student call: call Bench::student");
+    for (const auto& [name, tolerance] : output_tolerances_) {
+        if (tolerance.atol < 0 || tolerance.rtol < 0) out.push_back("the tolerance of '" + name + "' is negative");
+    }
+    for (const auto& [dtype, tolerance] : dtype_tolerances_) {
+        if (tolerance.atol < 0 || tolerance.rtol < 0) {
+            out.push_back("the " + std::string(to_string(dtype)) + " tolerance is negative");
+        }
+    }
+    return out;
+}
+
+}  // namespace forge::bench

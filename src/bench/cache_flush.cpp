@@ -1,0 +1,77 @@
+#include "cache_flush.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "timer.hpp"
+
+namespace forge::bench {
+
+namespace {
+
+constexpr std::size_t fallback_bytes = std::size_t{32} << 20;
+
+std::string read_line(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    std::string line;
+    std::getline(in, line);
+    return line;
+}
+
+// "32768K", "8M", "512" -> bytes; 0 when unreadable.
+std::size_t parse_size(const std::string& text) {
+    std::size_t value = 0;
+    std::size_t i = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') value = value * 10 + static_cast<std::size_t>(text[i++] - '0');
+    if (i < text.size() && (text[i] == 'K' || text[i] == 'k')) return value << 10;
+    if (i < text.size() && (text[i] == 'M' || text[i] == 'm')) return value << 20;
+    return value;
+}
+
+std::size_t from_sysfs() {
+    std::error_code ec;
+    const std::filesystem::path root = "/sys/devices/system/cpu/cpu0/cache";
+    int best_level = 0;
+    std::size_t best_bytes = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(root, ec)) {
+        if (!entry.path().filename().string().starts_with("index")) continue;
+        if (read_line(entry.path() / "type") == "Instruction") continue;
+        const int level = std::atoi(read_line(entry.path() / "level").c_str());
+        const std::size_t bytes = parse_size(read_line(entry.path() / "size"));
+        if (bytes > 0 && level >= best_level) {
+            best_level = level;
+            best_bytes = bytes;
+        }
+    }
+    return best_bytes;
+}
+
+}  // namespace
+
+CacheSize last_level_cache() {
+    // sysfs first: it gives the cache this CPU shares, where glibc's sysconf on some
+    // AMD parts adds up every L3 slice of the package (320 MiB for a 32 MiB L3).
+    if (const std::size_t bytes = from_sysfs(); bytes > 0) return {bytes, "sysfs"};
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    if (const long bytes = ::sysconf(_SC_LEVEL3_CACHE_SIZE); bytes > 0) {
+        return {static_cast<std::size_t>(bytes), "sysconf"};
+    }
+#endif
+    return {fallback_bytes, "fallback"};
+}
+
+CacheFlusher::CacheFlusher(std::size_t bytes) : bytes_(bytes), buffer_(new unsigned char[bytes]) {
+    std::memset(buffer_.get(), 0, bytes_);  // touch every page once, outside any sample
+}
+
+void CacheFlusher::flush() noexcept {
+    // A new value each time so the writes can never be skipped as redundant.
+    std::memset(buffer_.get(), ++value_, bytes_);
+    compiler_barrier();
+}
+
+}  // namespace forge::bench

@@ -1,0 +1,33 @@
+// Evicting the last-level cache between HOST samples, so each timed call starts
+// cold the way a kernel in a real program does.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace forge::bench {
+
+struct CacheSize {
+    std::size_t bytes = 0;
+    std::string source;  // "sysfs", "sysconf" or "fallback": how it was found
+};
+
+// The last-level data/unified cache: the highest level under
+// /sys/devices/system/cpu/cpu0/cache, else sysconf(_SC_LEVEL3_CACHE_SIZE), else 32 MiB.
+[[nodiscard]] CacheSize last_level_cache();
+
+class CacheFlusher {
+public:
+    // Writes over `bytes` of its own memory on each flush (at least twice the LLC).
+    explicit CacheFlusher(std::size_t bytes);
+    void flush() noexcept;
+    [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
+
+private:
+    std::size_t bytes_;
+    std::unique_ptr<unsigned char[]> buffer_;
+    unsigned char value_ = 0;
+};
+
+}  // namespace forge::bench

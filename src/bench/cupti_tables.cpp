@@ -1,0 +1,128 @@
+#include "cupti_tables.hpp"
+
+#include <cupti.h>
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <iterator>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "forge/bench/tensor.hpp"
+
+namespace forge::bench {
+
+namespace {
+
+constexpr std::size_t buffer_bytes = std::size_t{4} << 20;
+constexpr std::size_t buffer_alignment = 8;  // CUPTI's requirement for activity buffers
+
+constexpr CUpti_ActivityKind collected_kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                                  CUPTI_ACTIVITY_KIND_MEMSET};
+
+// Filled by CUPTI's buffer-completed callback (any thread), read by finish().
+std::mutex rows_mutex;
+std::vector<KernelRow> completed_rows;
+
+std::string cupti_error(CUptiResult result) {
+    const char* text = nullptr;
+    cuptiGetResultString(result, &text);
+    return text != nullptr ? text : "unknown CUPTI error " + std::to_string(static_cast<int>(result));
+}
+
+void check(CUptiResult result, const char* what) {
+    if (result != CUPTI_SUCCESS) throw BenchError(std::string("CUPTI ") + what + " failed: " + cupti_error(result));
+}
+
+// The readable name ncu and nsys show: "void gemm<float>(float const*, ...)".
+std::string demangled(const char* name) {
+    if (name == nullptr) return "(unnamed kernel)";
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name, nullptr, nullptr, &status), std::free);
+    return status == 0 && text ? std::string(text.get()) : std::string(name);
+}
+
+// Named as nsys names them.
+std::string memcpy_name(std::uint8_t kind) {
+    switch (static_cast<CUpti_ActivityMemcpyKind>(kind)) {
+        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return "[CUDA memcpy Host-to-Device]";
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return "[CUDA memcpy Device-to-Host]";
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return "[CUDA memcpy Device-to-Device]";
+        case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return "[CUDA memcpy Peer-to-Peer]";
+        default: return "[CUDA memcpy]";
+    }
+}
+
+KernelRow row(std::string name, std::uint64_t start, std::uint64_t end) {
+    return KernelRow{std::move(name), 1, end > start ? static_cast<double>(end - start) : 0.0, 0.0};
+}
+
+void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
+    *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(buffer_alignment, buffer_bytes));
+    *size = *buffer != nullptr ? buffer_bytes : 0;
+    *max_records = 0;  // as many as fit
+}
+
+void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t valid_bytes) {
+    std::vector<KernelRow> rows;
+    CUpti_Activity* record = nullptr;
+    while (cuptiActivityGetNextRecord(buffer, valid_bytes, &record) == CUPTI_SUCCESS) {
+        switch (record->kind) {
+            case CUPTI_ACTIVITY_KIND_KERNEL:
+            case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+                const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+                rows.push_back(row(demangled(kernel->name), kernel->start, kernel->end));
+                break;
+            }
+            case CUPTI_ACTIVITY_KIND_MEMCPY: {
+                const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+                rows.push_back(row(memcpy_name(copy->copyKind), copy->start, copy->end));
+                break;
+            }
+            case CUPTI_ACTIVITY_KIND_MEMSET: {
+                const auto* set = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
+                rows.push_back(row("[CUDA memset]", set->start, set->end));
+                break;
+            }
+            default: break;
+        }
+    }
+    std::free(buffer);
+    const std::lock_guard lock(rows_mutex);
+    completed_rows.insert(completed_rows.end(), std::make_move_iterator(rows.begin()),
+                          std::make_move_iterator(rows.end()));
+}
+
+}  // namespace
+
+CuptiActivityCollector::CuptiActivityCollector() {
+    static const CUptiResult registered = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
+    check(registered, "cuptiActivityRegisterCallbacks");
+    // Records of earlier activity (none expected: collection is off between profiled calls) are dropped.
+    check(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
+    {
+        const std::lock_guard lock(rows_mutex);
+        completed_rows.clear();
+    }
+    for (std::size_t i = 0; i < std::size(collected_kinds); ++i) {
+        const CUptiResult result = cuptiActivityEnable(collected_kinds[i]);
+        if (result != CUPTI_SUCCESS) {
+            for (std::size_t j = 0; j < i; ++j) cuptiActivityDisable(collected_kinds[j]);
+            check(result, "cuptiActivityEnable");
+        }
+    }
+}
+
+CuptiActivityCollector::~CuptiActivityCollector() {
+    for (CUpti_ActivityKind kind : collected_kinds) cuptiActivityDisable(kind);
+}
+
+std::vector<KernelRow> CuptiActivityCollector::finish() {
+    check(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
+    const std::lock_guard lock(rows_mutex);
+    return std::exchange(completed_rows, {});
+}
+
+}  // namespace forge::bench

@@ -1,0 +1,20 @@
+// eval.json, schema version 1 (SPEC section 5): built from a run's record and
+// written atomically (a reader sees the old file or the new one, never half).
+#pragma once
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "record.hpp"
+
+namespace forge::bench {
+
+inline constexpr int eval_schema_version = 1;
+
+[[nodiscard]] nlohmann::json to_eval_json(const RunRecord& record);
+
+// Throws forge::FileError (the old file untouched) when it cannot be written.
+void write_eval(const std::filesystem::path& file, const nlohmann::json& eval);
+
+}  // namespace forge::bench

@@ -1,0 +1,413 @@
+// The run: per workload, inputs (two variants), the prep step, each side's own
+// copies, correctness, timed samples, pipelined calls and one profiled call.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <ostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "access.hpp"
+#include "compare.hpp"
+#include "eval_writer.hpp"
+#include "forge/bench/run.hpp"
+#include "forge/io/file.hpp"
+#include "record.hpp"
+#include "runtime.hpp"
+#include "sampler.hpp"
+#include "statistics.hpp"
+
+namespace forge::bench {
+
+namespace {
+
+// Input contents alternate between variants from sample to sample, at the same
+// addresses, so a call that returns outputs kept from an earlier call is caught.
+constexpr int input_variants = 2;
+// Every output byte before a correctness call: NaN in every float dtype, so an
+// output the call never writes cannot match.
+constexpr unsigned char poison_byte = 0xFF;
+constexpr std::array sides{Side::reference, Side::student};
+
+std::uint64_t variant_seed(const Workload& workload, int variant) {
+    // Variant 0 is the workload's own seed, so its inputs are the ones it names.
+    return variant == 0 ? workload.seed : workload.seed ^ (0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(variant));
+}
+
+std::string joined(const std::vector<std::string>& names) {
+    std::string text;
+    for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+    return text.empty() ? "none" : text;
+}
+
+std::string side_name(Side side) { return std::string(to_string(side)); }
+
+const std::vector<std::string>& declared_inputs(const WindowContract& contract, Side side) {
+    return side == Side::reference ? contract.reference_inputs : contract.student_inputs;
+}
+
+const std::vector<std::string>& declared_outputs(const WindowContract& contract, Side side) {
+    return side == Side::reference ? contract.reference_outputs : contract.student_outputs;
+}
+
+bool contains(const std::vector<std::string>& names, std::string_view name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::string format_ms(double ms) {
+    std::ostringstream out;
+    out.precision(4);
+    out << ms << " ms";
+    return out.str();
+}
+
+// One side's own tensors for a workload and the Io its calls see.
+struct SideState {
+    SideState(Side which, Io side_io) : side(which), io(std::move(side_io)) {}
+
+    Side side;
+    Tensors inputs;                           // on the backend
+    Tensors outputs;                          // on the backend
+    Io io;
+    std::vector<std::string> prep_inputs;     // the prep tensors among its inputs
+    std::array<Tensors, input_variants> expected;  // host copies of its untimed outputs
+    Tensors host_inputs;                      // download scratch (CUDA)
+    Tensors host_outputs;
+    bool cached_outputs_reported = false;
+};
+
+class WorkloadRun {
+public:
+    WorkloadRun(const Bench& bench, const WindowContract& contract, Runtime& runtime, const RunOptions& options,
+                const Workload& workload, RunRecord& record)
+        : bench_(bench), contract_(contract), runtime_(runtime), options_(options), workload_(workload),
+          record_(record),
+          sides_{SideState{Side::reference, detail::Access::make_io(Side::reference, workload, runtime.stream())},
+                 SideState{Side::student, detail::Access::make_io(Side::student, workload, runtime.stream())}} {}
+
+    WorkloadRecord run() {
+        WorkloadRecord result;
+        result.workload = &workload_;
+        declare_outputs();
+        for (int v = 0; v < input_variants; ++v) make_variant(v, result);
+        check_prep_declarations();
+        for (SideState& side : sides_) bind(side);
+        for (int v = 0; v < input_variants; ++v) correctness(v);
+        result.reference = measure(side(Side::reference));
+        result.student = measure(side(Side::student));
+        if (result.prep) result.prep->mutated.assign(mutated_.begin(), mutated_.end());
+        return result;
+    }
+
+private:
+    SideState& side(Side s) { return sides_[s == Side::reference ? 0 : 1]; }
+
+    [[noreturn]] void fail(const std::string& message) const {
+        throw BenchError("workload '" + workload_.name + "': " + message);
+    }
+
+    void problem(const std::string& message) { record_.problems.push_back("workload '" + workload_.name + "': " + message); }
+
+    void declare_outputs() {
+        for (TensorSpec& spec : bench_.declare_outputs()(workload_)) {
+            if (output_specs_.count(spec.name) != 0) fail("outputs() declares '" + spec.name + "' twice");
+            const bool declared = contains(contract_.reference_outputs, spec.name) ||
+                                  contains(contract_.student_outputs, spec.name);
+            if (!declared) {
+                fail("outputs() declares '" + spec.name + "', which window.toml lists as an output of neither side; "
+                     "remove it from outputs() or declare it in window.toml");
+            }
+            output_specs_.emplace(spec.name, std::move(spec));
+        }
+        for (Side s : sides) {
+            for (const std::string& name : declared_outputs(contract_, s)) {
+                if (output_specs_.count(name) == 0) {
+                    fail("window.toml declares '" + name + "' in [" + side_name(s) +
+                         "].outputs but the bench's outputs() gives no shape for it; add it there");
+                }
+            }
+        }
+    }
+
+    // Inputs from the variant's seed, on the backend; then the prep step on them.
+    void make_variant(int v, WorkloadRecord& result) {
+        Rng rng(variant_seed(workload_, v));
+        Tensors made;
+        bench_.make_inputs()(workload_, rng, made);
+        Tensors& pool = pools_[static_cast<std::size_t>(v)];
+        for (const Tensor& tensor : made) {
+            if (tensor.place() != Place::host) fail("inputs() made '" + tensor.name() + "' outside host memory");
+            Tensor& copy = pool.add(runtime_.allocate(tensor.spec()));
+            runtime_.copy(tensor, copy);
+        }
+        if (v == 0) {
+            for (const Tensor& tensor : made) made_names_.push_back(tensor.name());
+        }
+        if (!bench_.prep_step()) return;
+
+        // The prep step: outside every window and before this workload's profiled calls.
+        PrepIo io = detail::Access::make_prep_io(
+            workload_, pool, [this](TensorSpec spec) { return runtime_.allocate(spec); }, runtime_.stream());
+        runtime_.flush_cache();
+        const double ms = runtime_.time_call([&] { bench_.prep_step()(io); });
+        runtime_.synchronize();
+        PrepRecord prep;
+        prep.ms = ms;
+        for (Tensor& produced : detail::Access::produced(io)) {
+            if (pool.contains(produced.name())) {
+                fail("the prep step produced '" + produced.name() + "', a name the bench's inputs() already made");
+            }
+            prep.outputs.push_back(produced.spec());
+            Tensors scratch;
+            prep_checksums_[static_cast<std::size_t>(v)][produced.name()] = checksum(to_host(produced, scratch));
+            if (v == 0) prep_names_.push_back(produced.name());
+            pool.add(std::move(produced));
+        }
+        if (v == 0) result.prep = std::move(prep);
+    }
+
+    // What window.toml says the prep step produces, against what this bench does.
+    void check_prep_declarations() {
+        for (const Asymmetry* entry : contract_.prep_entries()) {
+            if (!bench_.prep_step()) {
+                problem("window.toml symmetrizes '" + entry->name + "' (produced by prep) but the bench has no "
+                        "prep step: give it one with Bench::prep");
+            } else if (contains(made_names_, entry->name)) {
+                problem("window.toml says the prep step produces '" + entry->name +
+                        "', but the bench's inputs() made it: produce it in the prep step");
+            }
+        }
+    }
+
+    // The side's own copies of its declared inputs, and its declared outputs.
+    void bind(SideState& state) {
+        const Tensors& pool = pools_[0];
+        for (const std::string& name : declared_inputs(contract_, state.side)) {
+            const Tensor* source = pool.find(name);
+            if (source == nullptr) {
+                fail("window.toml declares '" + name + "' in [" + side_name(state.side) +
+                     "].inputs, but the bench's inputs() did not make it and its prep step did not produce it "
+                     "(made: " + joined(made_names_) + "; prep produced: " + joined(prep_names_) + ")");
+            }
+            detail::Access::bind_input(state.io, name, state.inputs.add(runtime_.allocate(source->spec())));
+            if (contains(prep_names_, name)) state.prep_inputs.push_back(name);
+        }
+        for (const std::string& name : declared_outputs(contract_, state.side)) {
+            detail::Access::bind_output(state.io, name, state.outputs.add(runtime_.allocate(output_specs_.at(name))));
+        }
+    }
+
+    const Tensor& to_host(const Tensor& tensor, Tensors& scratch) {
+        if (tensor.place() == Place::host) return tensor;
+        Tensor* copy = scratch.find(tensor.name());
+        if (copy == nullptr) copy = &scratch.add(tensor.name(), tensor.shape(), tensor.dtype());
+        runtime_.copy(tensor, *copy);
+        return *copy;
+    }
+
+    void load(SideState& state, int v) {
+        const Tensors& pool = pools_[static_cast<std::size_t>(v)];
+        for (Tensor& input : state.inputs) runtime_.copy(pool.at(input.name()), input);
+    }
+
+    void call(SideState& state) { bench_.call(state.side)(state.io); }
+
+    // Prep tensors the side's last call changed.
+    void check_mutation(SideState& state, int v) {
+        for (const std::string& name : state.prep_inputs) {
+            const std::uint64_t now = checksum(to_host(state.inputs.at(name), state.host_inputs));
+            if (now == prep_checksums_[static_cast<std::size_t>(v)].at(name)) continue;
+            if (mutated_.insert(name).second) {
+                problem("the " + side_name(state.side) + "'s call changed the prep tensor '" + name +
+                        "': prep tensors are handed to every call and must stay read-only");
+            }
+        }
+    }
+
+    // One untimed call per side on input variant v; the outputs both sides produce
+    // are compared, and each side's outputs kept to check its timed calls against.
+    void correctness(int v) {
+        for (SideState& state : sides_) {
+            load(state, v);
+            for (Tensor& output : state.outputs) runtime_.fill_bytes(output, poison_byte);
+            call(state);
+            runtime_.synchronize();
+            Tensors& expected = state.expected[static_cast<std::size_t>(v)];
+            for (const Tensor& output : state.outputs) expected.add(to_host(output, state.host_outputs).clone());
+            check_mutation(state, v);
+        }
+        const Tensors& reference = side(Side::reference).expected[static_cast<std::size_t>(v)];
+        const Tensors& student = side(Side::student).expected[static_cast<std::size_t>(v)];
+        for (const Tensor& expected : reference) {
+            const Tensor* actual = student.find(expected.name());
+            if (actual == nullptr) continue;  // a one-sided output: a declared asymmetry
+            OutputCheck& check = output_check(expected.name());
+            const Comparison comparison = compare(*actual, expected, check.tolerance);
+            check.comparison.merge(comparison);
+            if (comparison.passed()) continue;
+            if (!comparison.shape_problem.empty()) {
+                problem("output '" + expected.name() + "': the student's " + comparison.shape_problem +
+                        " (the reference's)");
+            } else {
+                std::ostringstream message;
+                message << "output '" << expected.name() << "' differs between the student and the reference: "
+                        << comparison.mismatches << " element(s) outside atol " << check.tolerance.atol << " + rtol "
+                        << check.tolerance.rtol << " * |reference| (max abs error " << comparison.max_abs_error
+                        << ", first at element " << comparison.first_mismatch << ", input variant " << v << ")";
+                problem(message.str());
+            }
+        }
+    }
+
+    OutputCheck& output_check(const std::string& name) {
+        for (OutputCheck& check : record_.outputs) {
+            if (check.spec.name == name) return check;
+        }
+        const TensorSpec& spec = output_specs_.at(name);
+        return record_.outputs.emplace_back(OutputCheck{spec, bench_.tolerance_for(spec), {}});
+    }
+
+    // A timed call's outputs against the side's own untimed call on the same inputs.
+    void check_timed_outputs(SideState& state, int v, std::size_t sample) {
+        check_mutation(state, v);
+        if (state.cached_outputs_reported) return;
+        const Tensors& expected = state.expected[static_cast<std::size_t>(v)];
+        for (const Tensor& output : state.outputs) {
+            const Tensor& want = expected.at(output.name());
+            const Comparison comparison =
+                compare(to_host(output, state.host_outputs), want, bench_.tolerance_for(want.spec()));
+            if (comparison.passed()) continue;
+            state.cached_outputs_reported = true;
+            std::ostringstream message;
+            message << "the " << side_name(state.side) << "'s timed call (sample " << sample << ") produced '"
+                    << output.name() << "' unlike its own untimed call on the same inputs ("
+                    << comparison.mismatches << " element(s) outside tolerance, max abs error "
+                    << comparison.max_abs_error << "): its outputs depend on an earlier call "
+                    << "(outputs cached between calls?)";
+            problem(message.str());
+            return;
+        }
+    }
+
+    SideRecord measure(SideState& state) {
+        const SamplingPolicy policy = options_.quick ? SamplingPolicy::quick() : SamplingPolicy::standard();
+        const std::function<void()> timed = [&] { call(state); };
+        std::size_t sample = 0;
+        const SampleRun run = sample_until_stable(
+            policy,
+            [&] {
+                load(state, 0);
+                call(state);
+                runtime_.synchronize();
+            },
+            [&] {
+                const int v = static_cast<int>(sample % input_variants);
+                load(state, v);
+                runtime_.flush_cache();
+                const double ms = runtime_.time_call(timed);
+                check_timed_outputs(state, v, sample++);
+                return ms;
+            });
+
+        SideRecord result;
+        result.samples = summarize(run.samples_ms);
+        result.stable = run.stable;
+
+        // Pipelined: N calls back to back on one input set, from a flushed cache.
+        const double target_ms = options_.quick ? 2.0 : 20.0;
+        const int repeats = options_.quick ? 1 : 3;
+        const double per_call = std::max(result.samples.median, 1e-6);
+        result.pipelined_calls = static_cast<int>(std::clamp(std::round(target_ms / per_call), 2.0, 1000.0));
+        std::vector<double> pipelined;
+        for (int r = 0; r < repeats; ++r) {
+            load(state, 0);
+            runtime_.flush_cache();
+            pipelined.push_back(runtime_.time_calls(timed, result.pipelined_calls) / result.pipelined_calls);
+        }
+        result.pipelined_ms = summarize(pipelined).median;
+        check_timed_outputs(state, 0, sample++);
+
+        // The one profiled call, outside the timed samples.
+        load(state, 0);
+        runtime_.flush_cache();
+        result.kernels = runtime_.profile_call(timed, "forge/" + side_name(state.side) + "/" + workload_.name);
+        check_timed_outputs(state, 0, sample++);
+
+        if (options_.log != nullptr) {
+            *options_.log << "[forge bench] " << workload_.name << " " << side_name(state.side) << ": median "
+                          << format_ms(result.samples.median) << " over " << result.samples.n << " samples"
+                          << (result.stable ? "" : " (median not settled within the time budget)")
+                          << ", pipelined " << format_ms(result.pipelined_ms) << "\n";
+        }
+        return result;
+    }
+
+    const Bench& bench_;
+    const WindowContract& contract_;
+    Runtime& runtime_;
+    const RunOptions& options_;
+    const Workload& workload_;
+    RunRecord& record_;
+    std::array<SideState, 2> sides_;
+    std::map<std::string, TensorSpec> output_specs_;
+    std::array<Tensors, input_variants> pools_;  // every input and prep tensor, per variant, on the backend
+    std::array<std::map<std::string, std::uint64_t>, input_variants> prep_checksums_;
+    std::vector<std::string> made_names_;
+    std::vector<std::string> prep_names_;
+    std::set<std::string> mutated_;
+};
+
+std::unique_ptr<Runtime> make_runtime(Backend backend, const RunOptions& options) {
+    return backend == Backend::cuda ? make_cuda_runtime(options.cuda_device) : make_host_runtime();
+}
+
+}  // namespace
+
+RunResult run(const Bench& bench, const WindowContract& contract, const RunOptions& options) {
+    RunResult result;
+    if (std::vector<std::string> problems = bench.problems(); !problems.empty()) {
+        result.exit_code = exit_code::usage;
+        result.problems = std::move(problems);
+        return result;
+    }
+
+    std::unique_ptr<Runtime> runtime;
+    try {
+        runtime = make_runtime(bench.backend(), options);
+    } catch (const BackendUnavailable& e) {
+        result.exit_code = exit_code::skipped;
+        result.problems.push_back(e.what());
+        return result;
+    }
+
+    RunRecord record;
+    record.operator_name = options.operator_name;
+    record.backend = bench.backend();
+    record.device = runtime->device_facts();
+    record.has_prep = static_cast<bool>(bench.prep_step());
+    try {
+        for (const Workload& workload : bench.workloads()) {
+            WorkloadRun run_one(bench, contract, *runtime, options, workload, record);
+            record.workloads.push_back(run_one.run());
+        }
+        record.complete = true;
+    } catch (const std::exception& e) {
+        // A call that threw (an undeclared tensor, a failed launch): no numbers for this run.
+        record.problems.push_back(e.what());
+    }
+
+    result.eval = to_eval_json(record);
+    result.problems = record.problems;
+    result.exit_code = record.passed() ? exit_code::ok : exit_code::problems;
+    if (options.log != nullptr) {
+        for (const std::string& problem : result.problems) *options.log << "[forge bench] problem: " << problem << "\n";
+    }
+    if (!options.eval_path.empty()) write_eval(options.eval_path, result.eval);
+    return result;
+}
+
+}  // namespace forge::bench

@@ -1,0 +1,93 @@
+// The HOST backend: host memory, the monotonic clock, the last-level cache
+// flushed by writes, per-kernel tables from named regions.
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "cache_flush.hpp"
+#include "regions.hpp"
+#include "runtime.hpp"
+#include "timer.hpp"
+
+namespace forge::bench {
+
+namespace {
+
+// The row that keeps a HOST table honest: the profiled call's time outside every region.
+constexpr const char* unmarked_row = "(unmarked)";
+
+std::string cpu_model() {
+    std::ifstream in("/proc/cpuinfo");
+    for (std::string line; std::getline(in, line);) {
+        if (line.starts_with("model name")) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+        }
+    }
+    return "unknown CPU";
+}
+
+class HostRuntime final : public Runtime {
+public:
+    HostRuntime() : cache_(last_level_cache()), flusher_(2 * cache_.bytes) {}
+
+    [[nodiscard]] nlohmann::json device_facts() const override {
+        return {{"name", cpu_model()},
+                {"hardware_threads", std::thread::hardware_concurrency()},
+                {"last_level_cache_bytes", cache_.bytes},
+                {"last_level_cache_source", cache_.source},
+                {"flush_bytes", flusher_.bytes()},
+                {"clock", "steady_clock"}};
+    }
+
+    [[nodiscard]] Stream stream() const override { return nullptr; }
+
+    [[nodiscard]] Tensor allocate(const TensorSpec& spec) override { return Tensor(spec.name, spec.shape, spec.dtype); }
+
+    void copy(const Tensor& from, Tensor& to) override { std::memcpy(to.raw(), from.raw(), std::min(from.bytes(), to.bytes())); }
+
+    void fill_bytes(Tensor& tensor, unsigned char value) override { std::memset(tensor.raw(), value, tensor.bytes()); }
+
+    void synchronize() override {}
+
+    void flush_cache() override { flusher_.flush(); }
+
+    [[nodiscard]] double time_call(const std::function<void()>& call) override { return time_calls(call, 1); }
+
+    [[nodiscard]] double time_calls(const std::function<void()>& call, int count) override {
+        compiler_barrier();
+        const std::int64_t start = now_ns();
+        for (int i = 0; i < count; ++i) call();
+        compiler_barrier();
+        return static_cast<double>(now_ns() - start) * 1e-6;
+    }
+
+    [[nodiscard]] KernelTable profile_call(const std::function<void()>& call, const std::string&) override {
+        std::vector<KernelRow> rows;
+        double wall_ns = 0.0;
+        {
+            RegionRecording recording;
+            wall_ns = time_call(call) * 1e6;
+            rows = recording.rows();
+        }
+        double marked_ns = 0.0;
+        for (const KernelRow& row : rows) marked_ns += row.time_ns;
+        // Regions on other threads can add up to more than the call's wall time.
+        rows.push_back(KernelRow{unmarked_row, 1, std::max(0.0, wall_ns - marked_ns), 0.0});
+        KernelTable table = merge_by_name(std::move(rows));
+        table.profiler = ProfilerDigest{table.total_ns(), 1};
+        return table;
+    }
+
+private:
+    CacheSize cache_;
+    CacheFlusher flusher_;
+};
+
+}  // namespace
+
+std::unique_ptr<Runtime> make_host_runtime() { return std::make_unique<HostRuntime>(); }
+
+}  // namespace forge::bench

@@ -1,0 +1,110 @@
+// The bench executable's command line (notes/CARD.md): what FORGE_BENCH_MAIN runs.
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "forge/bench/bench.hpp"
+#include "forge/bench/run.hpp"
+#include "forge/contract/check.hpp"
+#include "forge/exit_code.hpp"
+#include "gpu_choice.hpp"
+
+namespace forge::bench {
+
+namespace {
+
+constexpr std::string_view usage_text =
+    "usage: BENCH --contract <card>/window.toml --eval <file>/eval.json --operator <name> [--quick]\n"
+    "  --contract  the operator's window.toml (or its card directory)\n"
+    "  --eval      where to write eval.json (atomically)\n"
+    "  --operator  the operator's name, as eval.json reports it\n"
+    "  --quick     fewer samples and a shorter time budget (tests)\n"
+    "exit: 0 ran and outputs matched; 1 correctness failed or a violation was caught;\n"
+    "      2 usage or contract error; 77 the backend cannot run here\n";
+
+struct Arguments {
+    std::string contract;
+    std::string eval;
+    std::string operator_name;
+    bool quick = false;
+};
+
+// Throws std::invalid_argument naming the problem.
+std::optional<Arguments> parse(int argc, char** argv) {
+    Arguments args;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--help" || arg == "-h") return std::nullopt;
+        if (arg == "--quick") {
+            args.quick = true;
+            continue;
+        }
+        std::string* value = arg == "--contract" ? &args.contract
+                             : arg == "--eval"   ? &args.eval
+                             : arg == "--operator" ? &args.operator_name
+                                                   : nullptr;
+        if (value == nullptr) throw std::invalid_argument("unknown argument '" + std::string(arg) + "'");
+        if (i + 1 >= argc) throw std::invalid_argument(std::string(arg) + " needs a value");
+        *value = argv[++i];
+    }
+    if (args.contract.empty()) throw std::invalid_argument("--contract is required");
+    if (args.eval.empty()) throw std::invalid_argument("--eval is required");
+    if (args.operator_name.empty()) throw std::invalid_argument("--operator is required");
+    return args;
+}
+
+void print_findings(const ContractCheck& check) {
+    for (const Finding& finding : check.findings) {
+        std::cerr << check.path;
+        if (finding.location) std::cerr << ":" << finding.location->line << ":" << finding.location->column;
+        std::cerr << ": " << to_string(finding.severity) << "[" << finding.code << "]: " << finding.message << "\n";
+    }
+}
+
+}  // namespace
+
+int bench_main(int argc, char** argv, Bench (*make_bench)()) {
+    std::optional<Arguments> args;
+    try {
+        args = parse(argc, argv);
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "error: " << e.what() << "\n" << usage_text;
+        return exit_code::usage;
+    }
+    if (!args) {
+        std::cout << usage_text;
+        return exit_code::ok;
+    }
+
+    try {
+        const ContractCheck check = check_contract(args->contract);
+        if (check.refused() || !check.contract) {
+            print_findings(check);
+            std::cerr << "error: the contract " << check.path << " is refused; the bench does not run on it\n";
+            return exit_code::usage;
+        }
+        const Bench bench = make_bench();
+        RunOptions options;
+        options.operator_name = args->operator_name;
+        options.eval_path = args->eval;
+        options.quick = args->quick;
+        options.log = &std::cerr;
+        if (bench.backend() == Backend::cuda) options.cuda_device = ctest_gpu_device();
+        const RunResult result = run(bench, *check.contract, options);
+        if (result.exit_code == exit_code::usage || result.exit_code == exit_code::skipped) {
+            for (const std::string& problem : result.problems) std::cerr << "error: " << problem << "\n";
+        } else {
+            std::cerr << "[forge bench] wrote " << args->eval << (result.exit_code == exit_code::ok ? "" : " (failed)")
+                      << "\n";
+        }
+        return result.exit_code;
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return exit_code::problems;
+    }
+}
+
+}  // namespace forge::bench

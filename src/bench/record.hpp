@@ -1,0 +1,59 @@
+// What a run measured and found, before it becomes eval.json.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "compare.hpp"
+#include "forge/bench/bench.hpp"
+#include "forge/table/kernel_table.hpp"
+#include "statistics.hpp"
+
+namespace forge::bench {
+
+struct SideRecord {
+    SampleSummary samples;             // per-call milliseconds
+    bool stable = false;               // the median settled before the budget ran out
+    double pipelined_ms = 0.0;         // back-to-back calls / N
+    int pipelined_calls = 0;           // N
+    KernelTable kernels;               // from the one profiled call
+};
+
+struct PrepRecord {
+    std::vector<TensorSpec> outputs;   // what the prep step produced
+    std::vector<std::string> mutated;  // prep tensors a timed call changed
+    double ms = 0.0;                   // the prep step's own time
+};
+
+struct WorkloadRecord {
+    const Workload* workload = nullptr;
+    std::optional<PrepRecord> prep;    // only when the bench has a prep step
+    SideRecord reference;
+    SideRecord student;
+};
+
+struct OutputCheck {
+    TensorSpec spec;
+    Tolerance tolerance;
+    Comparison comparison;             // student held to the reference, over every workload and input variant
+};
+
+struct RunRecord {
+    std::string operator_name;
+    Backend backend = Backend::host;
+    nlohmann::json device;
+    std::vector<OutputCheck> outputs;  // the outputs both sides produce
+    std::vector<std::string> problems; // correctness failures and caught violations, for people
+    bool has_prep = false;
+    bool complete = false;             // every workload was measured
+    std::vector<WorkloadRecord> workloads;
+
+    [[nodiscard]] bool passed() const noexcept { return problems.empty() && complete; }
+};
+
+}  // namespace forge::bench

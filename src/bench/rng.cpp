@@ -1,0 +1,108 @@
+#include "forge/bench/rng.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <string>
+
+namespace forge::bench {
+
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& state) noexcept {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+constexpr std::uint64_t rotl(std::uint64_t x, int k) noexcept { return (x << k) | (x >> (64 - k)); }
+
+template <class T, class Convert, class Draw>
+void fill(Tensor& tensor, Convert convert, Draw draw) {
+    for (T& element : tensor.span<T>()) element = convert(draw());
+}
+
+// Fills a floating tensor with draw(), rounded to its dtype.
+template <class Draw>
+void fill_floating(Tensor& tensor, Draw draw) {
+    switch (tensor.dtype()) {
+        case DType::fp64: return fill<double>(tensor, [](double v) { return v; }, draw);
+        case DType::fp32: return fill<float>(tensor, [](double v) { return static_cast<float>(v); }, draw);
+        case DType::fp16:
+            return fill<float16>(tensor, [](double v) { return to_float16(static_cast<float>(v)); }, draw);
+        case DType::bf16:
+            return fill<bfloat16>(tensor, [](double v) { return to_bfloat16(static_cast<float>(v)); }, draw);
+        default: break;
+    }
+    throw BenchError("tensor '" + tensor.name() + "' is " + std::string(to_string(tensor.dtype())) +
+                     ": fill it with Rng::integers, not a floating distribution");
+}
+
+template <class T>
+T narrow(std::int64_t v) {
+    return static_cast<T>(v);
+}
+
+template <class Draw>
+void fill_integer(Tensor& tensor, Draw draw) {
+    switch (tensor.dtype()) {
+        case DType::i64: return fill<std::int64_t>(tensor, narrow<std::int64_t>, draw);
+        case DType::i32: return fill<std::int32_t>(tensor, narrow<std::int32_t>, draw);
+        case DType::i16: return fill<std::int16_t>(tensor, narrow<std::int16_t>, draw);
+        case DType::i8: return fill<std::int8_t>(tensor, narrow<std::int8_t>, draw);
+        case DType::u8: return fill<std::uint8_t>(tensor, narrow<std::uint8_t>, draw);
+        case DType::boolean: return fill<bool>(tensor, [](std::int64_t v) { return v != 0; }, draw);
+        default: break;
+    }
+    throw BenchError("tensor '" + tensor.name() + "' is " + std::string(to_string(tensor.dtype())) +
+                     ": fill it with Rng::uniform or Rng::normal, not integers");
+}
+
+}  // namespace
+
+Rng::Rng(std::uint64_t seed) noexcept {
+    for (std::uint64_t& word : state_) word = splitmix64(seed);
+}
+
+std::uint64_t Rng::next() noexcept {
+    const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;
+    const std::uint64_t t = state_[1] << 17;
+    state_[2] ^= state_[0];
+    state_[3] ^= state_[1];
+    state_[1] ^= state_[2];
+    state_[0] ^= state_[3];
+    state_[2] ^= t;
+    state_[3] = rotl(state_[3], 45);
+    return result;
+}
+
+double Rng::uniform() noexcept { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+double Rng::normal() noexcept {
+    // Box-Muller; 1 - u keeps the logarithm's argument in (0, 1].
+    const double u = 1.0 - uniform();
+    const double v = uniform();
+    return std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * std::numbers::pi * v);
+}
+
+void Rng::uniform(Tensor& tensor, double low, double high) {
+    fill_floating(tensor, [&] { return low + (high - low) * uniform(); });
+}
+
+void Rng::normal(Tensor& tensor, double mean, double stddev) {
+    fill_floating(tensor, [&] { return mean + stddev * normal(); });
+}
+
+void Rng::integers(Tensor& tensor, std::int64_t low, std::int64_t high) {
+    if (high < low) {
+        throw BenchError("Rng::integers for tensor '" + tensor.name() + "': the range [" + std::to_string(low) +
+                         ", " + std::to_string(high) + "] is empty");
+    }
+    const auto span = static_cast<std::uint64_t>(high - low) + 1;  // 0 when the range is all of int64
+    fill_integer(tensor, [&] {
+        const std::uint64_t draw = span == 0 ? next() : next() % span;
+        return static_cast<std::int64_t>(static_cast<std::uint64_t>(low) + draw);
+    });
+}
+
+}  // namespace forge::bench
