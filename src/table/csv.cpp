@@ -141,7 +141,6 @@ bool LineCursor::next(TextLine& line) noexcept {
         --content_end;
     }
     line.text = text_.substr(pos_, content_end - pos_);
-    line.offset = pos_;
     line.number = ++number_;
     pos_ = next_pos;
     return true;

@@ -143,6 +143,7 @@ std::vector<KernelRow> NcuImport::long_form() {
         if (id != last_id) {
             const auto [found, inserted] = index_of.try_emplace(id, launches.size());
             if (inserted) {
+                table_text::require_utf8_name(record.field(name_column), file_label_, record.line);
                 launches.push_back({std::string(record.field(name_column)), std::nullopt, false, record.line});
             }
             last_id = id;
@@ -218,8 +219,9 @@ std::vector<KernelRow> NcuImport::wide_form() {
             }
             continue;
         }
-        launch_id(record, id_column);
+        launch_id(record, id_column);  // refuses text that is not a launch row
         require_fields(record, needed, header_.fields[needed - 1]);
+        table_text::require_utf8_name(record.field(name_column), file_label_, record.line);
         rows_out.push_back(
             {std::string(record.field(name_column)), 1, time_ns(record, record.field(time_column), *ns_per_unit), 0.0});
     }

@@ -132,6 +132,7 @@ KernelTable import_nsys_csv(std::string_view text, std::string_view file_label) 
             throw TableError(where(file_label, record.line) + "Instances is \"" + std::string(instances_text) +
                              "\", not a launch count; " + std::string(export_hint));
         }
+        table_text::require_utf8_name(record.field(columns.name), file_label, record.line);
         rows.push_back({std::string(record.field(columns.name)), static_cast<std::int64_t>(instances.value),
                         total.value * *ns_per_unit, 0.0});
     }

@@ -69,6 +69,62 @@ std::string_view trim(std::string_view text) noexcept {
     return text;
 }
 
+namespace {
+
+// Offset of the first byte that breaks UTF-8 (overlong forms, surrogates and
+// code points past U+10FFFF included), or npos.
+std::size_t first_invalid_utf8(std::string_view text) noexcept {
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const auto lead = static_cast<unsigned char>(text[i]);
+        if (lead < 0x80) {
+            ++i;
+            continue;
+        }
+        std::size_t length = 0;
+        unsigned char low = 0x80;
+        unsigned char high = 0xBF;  // the bounds of the second byte
+        if (lead >= 0xC2 && lead <= 0xDF) {
+            length = 2;
+        } else if (lead >= 0xE0 && lead <= 0xEF) {
+            length = 3;
+            low = lead == 0xE0 ? 0xA0 : 0x80;
+            high = lead == 0xED ? 0x9F : 0xBF;
+        } else if (lead >= 0xF0 && lead <= 0xF4) {
+            length = 4;
+            low = lead == 0xF0 ? 0x90 : 0x80;
+            high = lead == 0xF4 ? 0x8F : 0xBF;
+        } else {
+            return i;
+        }
+        if (i + length > text.size()) {
+            return i;
+        }
+        for (std::size_t k = 1; k < length; ++k) {
+            const auto byte = static_cast<unsigned char>(text[i + k]);
+            if (byte < (k == 1 ? low : 0x80) || byte > (k == 1 ? high : 0xBF)) {
+                return i;
+            }
+        }
+        i += length;
+    }
+    return std::string_view::npos;
+}
+
+}  // namespace
+
+void require_utf8_name(std::string_view name, std::string_view file_label, std::size_t line) {
+    const std::size_t bad = first_invalid_utf8(name);
+    if (bad == std::string_view::npos) {
+        return;
+    }
+    static constexpr char hex[] = "0123456789ABCDEF";
+    const auto byte = static_cast<unsigned char>(name[bad]);
+    throw TableError(where(file_label, line) + "the kernel name is not UTF-8 (byte 0x" + hex[byte >> 4] +
+                     hex[byte & 0xF] + " at character " + std::to_string(bad + 1) +
+                     "); export the table again with a UTF-8 locale");
+}
+
 std::string fold_header_name(std::string_view name) {
     std::string folded;
     folded.reserve(name.size());

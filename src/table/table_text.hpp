@@ -24,6 +24,10 @@ void require_csv_text(std::string_view text, std::string_view file_label);
 
 [[nodiscard]] std::string_view trim(std::string_view text) noexcept;
 
+// A kernel name becomes a JSON string, which must be UTF-8: throws TableError
+// (at `line`) when `name` is not.
+void require_utf8_name(std::string_view name, std::string_view file_label, std::size_t line);
+
 // "Time (%)" and "Time(%)" alike: lower case, without spaces.
 [[nodiscard]] std::string fold_header_name(std::string_view name);
 

@@ -144,6 +144,16 @@ BOOST_AUTO_TEST_CASE(names_are_kept_exactly_as_ncu_wrote_them) {
     BOOST_TEST(table.kernels[0].name == "void ns::k<(int)128, \"tag\">(const float *, T3)");
 }
 
+BOOST_AUTO_TEST_CASE(a_name_that_is_not_utf8_is_refused_with_its_line) {
+    // Names end up in JSON, which must be UTF-8; a Latin-1 byte is not.
+    const std::string message =
+        error_of(long_header + duration_row(0, "ok", "ns", "5") + duration_row(1, "k_\xB5s", "ns", "5"));
+    BOOST_TEST(starts_with(message, "run.csv:3: "), message);
+    BOOST_TEST(contains(message, "0xB5"), message);
+    const KernelTable table = forge::import_ncu_csv(long_header + duration_row(0, "k_\xC2\xB5s", "ns", "5"), "run.csv");
+    BOOST_TEST(table.kernels[0].name == "k_\xC2\xB5s");
+}
+
 // ---- units and numbers
 
 BOOST_AUTO_TEST_CASE(every_time_unit_converts_to_nanoseconds) {

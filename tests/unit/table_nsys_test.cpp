@@ -225,6 +225,15 @@ BOOST_AUTO_TEST_CASE(unreadable_values_name_their_line) {
     BOOST_TEST(starts_with(error_of(head + "50.0,-100,1,1,1,1,1,0,b\n"), "kern_sum.csv:3: Total Time"));
 }
 
+BOOST_AUTO_TEST_CASE(a_name_that_is_not_utf8_is_refused_with_its_line) {
+    const std::string head = current_header + "50.0,100,1,1,1,1,1,0,a\n";
+    const std::string overlong = error_of(head + "50.0,100,1,1,1,1,1,0,k\xC0\xAF\n");
+    BOOST_TEST(starts_with(overlong, "kern_sum.csv:3: "), overlong);
+    BOOST_TEST(contains(overlong, "UTF-8"), overlong);
+    BOOST_TEST(starts_with(error_of(head + "50.0,100,1,1,1,1,1,0,k\xE2\x82\n"), "kern_sum.csv:3: "));  // cut short
+    BOOST_TEST(forge::import_nsys_csv(head + "50.0,100,1,1,1,1,1,0,k\xE2\x82\xAC\n", "e.csv").kernels.size() == 2u);
+}
+
 BOOST_AUTO_TEST_CASE(a_truncated_file_is_refused_with_its_line) {
     const std::string message = error_of(current_header + "50.0,100,1,1,1,1,1,0,a\n50.0,100,1,1,1");
     BOOST_TEST(starts_with(message, "kern_sum.csv:3: "), message);

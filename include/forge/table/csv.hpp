@@ -54,7 +54,6 @@ private:
 struct TextLine {
     std::string_view text;
     std::size_t number = 0;  // 1-based
-    std::size_t offset = 0;  // of the line's first character in the whole text
 };
 
 // Walks text line by line (LF or CRLF), without CSV quoting: for preambles,
