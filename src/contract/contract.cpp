@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <iterator>
 #include <unordered_set>
-#include <utility>
+
+#include "python_text.hpp"
 
 namespace forge {
 
@@ -59,21 +60,7 @@ bool Asymmetry::priced() const noexcept { return cls == class_price && !regex().
 bool Asymmetry::unpriced() const noexcept { return cls == class_price && regex().empty(); }
 
 std::vector<std::string> Asymmetry::derived_names() const {
-    // Python's re.split(r"[,\s]+"), empty pieces dropped.
-    std::vector<std::string> names;
-    std::string current;
-    auto flush = [&] {
-        if (!current.empty()) names.push_back(std::exchange(current, {}));
-    };
-    for (char c : derived_from) {
-        if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-            flush();
-        } else {
-            current += c;
-        }
-    }
-    flush();
-    return names;
+    return detail::split_python_names(derived_from);
 }
 
 std::string Asymmetry::subject() const {

@@ -1,0 +1,440 @@
+#include "forge/contract/parse.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <system_error>
+#include <unordered_set>
+#include <utility>
+
+#include <toml++/toml.h>
+
+#include "key_suggestion.hpp"
+#include "nesting_depth.hpp"
+#include "python_text.hpp"
+
+namespace forge {
+namespace {
+
+// A contract is a few hundred bytes; anything near this is the wrong file, and
+// refusing it early bounds the time and memory one check can take.
+constexpr std::size_t max_contract_bytes = std::size_t{1} << 20;
+// toml++'s own limit for nested arrays and inline tables; dotted keys are held to it too.
+constexpr std::size_t max_nesting = 256;
+
+constexpr std::string_view top_keys[] = {"schema_version", "reference", "student", "asymmetry"};
+constexpr std::string_view side_keys[] = {"window", "inputs", "outputs"};
+constexpr std::string_view entry_keys[] = {"ref_input",  "student_input",        "ref_output",
+                                           "student_output", "class",            "produced_by",
+                                           "derived_from",   "student_kernel_regex", "ref_kernel_regex",
+                                           "note",           "shape",            "dtype"};
+
+std::optional<SourceLocation> location_of(const toml::source_region& region) {
+    if (region.begin.line == 0) return std::nullopt;
+    return SourceLocation{static_cast<int>(region.begin.line), static_cast<int>(region.begin.column)};
+}
+
+std::string_view type_name(const toml::node& node) {
+    switch (node.type()) {
+        case toml::node_type::table: return "a table";
+        case toml::node_type::array: return "an array";
+        case toml::node_type::string: return "a string";
+        case toml::node_type::integer: return "an integer";
+        case toml::node_type::floating_point: return "a float";
+        case toml::node_type::boolean: return "a boolean";
+        case toml::node_type::date: return "a date";
+        case toml::node_type::time: return "a time";
+        case toml::node_type::date_time: return "a date-time";
+        case toml::node_type::none: break;
+    }
+    return "nothing";
+}
+
+// Python's truthiness, which the reference applies to [reference], [student] and
+// [[asymmetry]] (`data.get("reference", {}) or {}`): an empty or zero value counts as absent.
+bool python_falsy(const toml::node& node) {
+    switch (node.type()) {
+        case toml::node_type::table: return node.as_table()->empty();
+        case toml::node_type::array: return node.as_array()->empty();
+        case toml::node_type::string: return node.as_string()->get().empty();
+        case toml::node_type::integer: return node.as_integer()->get() == 0;
+        case toml::node_type::floating_point: return node.as_floating_point()->get() == 0.0;
+        case toml::node_type::boolean: return !node.as_boolean()->get();
+        default: return false;
+    }
+}
+
+// A key as it reads in a dotted path: bare when TOML allows it, else quoted.
+std::string key_text(std::string_view key) {
+    const bool bare = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    });
+    if (bare) return std::string(key);
+    std::string out = "\"";
+    for (char c : key) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            static constexpr char digits[] = "0123456789ABCDEF";
+            out += "\\u00";
+            out += digits[(static_cast<unsigned char>(c) >> 4) & 0xf];
+            out += digits[c & 0xf];
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+std::string entry_key(int index) { return "asymmetry[" + std::to_string(index) + "]"; }
+
+// Thrown inside the reader: the first reason the file is refused.
+struct Refusal {
+    Finding finding;
+};
+
+class ContractReader {
+public:
+    explicit ContractReader(std::string_view label) : label_(label) {}
+
+    // The `unknown-key` warnings, in file order.
+    [[nodiscard]] std::vector<Finding> unknown_keys(const toml::table& root) const {
+        std::vector<Finding> out;
+        check_keys(root, "", top_keys, out);
+        for (std::string_view side : {"reference", "student"}) {
+            if (const auto* table = root.get_as<toml::table>(side)) check_keys(*table, std::string(side) + ".", side_keys, out);
+        }
+        if (const auto* entries = root.get_as<toml::array>("asymmetry")) {
+            int index = 0;
+            for (const toml::node& entry : *entries) {
+                ++index;
+                if (const auto* table = entry.as_table()) check_keys(*table, entry_key(index) + ".", entry_keys, out);
+            }
+        }
+        std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
+            const auto key = [](const Finding& f) {
+                return f.location ? std::pair{f.location->line, f.location->column} : std::pair{0, 0};
+            };
+            return key(a) < key(b);
+        });
+        return out;
+    }
+
+    // The reference's `parse_window_contract`, refusing (throwing Refusal) where it raises,
+    // and where the schema wants a string and the file has something else.
+    [[nodiscard]] WindowContract read(const toml::table& root) {
+        read_schema_version(root);
+        const toml::table* reference = side_table(root, "reference");
+        const toml::table* student = side_table(root, "student");
+        read_entries(root);
+        if (reference) read_side(*reference, "reference", contract_.reference_inputs, contract_.reference_outputs,
+                                 contract_.reference_window);
+        if (student) read_side(*student, "student", contract_.student_inputs, contract_.student_outputs,
+                               contract_.student_window);
+        return std::move(contract_);
+    }
+
+private:
+    [[noreturn]] void refuse(std::string_view key, std::optional<SourceLocation> where, std::string_view problem,
+                             std::string_view fix) const {
+        std::string message{label_};
+        if (where) message += " line " + std::to_string(where->line);
+        message += ": ";
+        message += key;
+        message += ' ';
+        message += problem;
+        message += "; ";
+        message += fix;
+        throw Refusal{Finding{"malformed", Severity::error, std::nullopt, std::move(message), where}};
+    }
+
+    [[noreturn]] void refuse_type(std::string_view key, const toml::node& node, std::string_view wanted,
+                                  std::string_view fix) const {
+        refuse(key, location_of(node.source()), std::string("is ") + std::string(type_name(node)) + ", not " + std::string(wanted), fix);
+    }
+
+    void note_location(std::string key, const toml::source_region& region) {
+        if (const auto where = location_of(region)) contract_.locations.insert_or_assign(std::move(key), *where);
+    }
+
+    void check_keys(const toml::table& table, const std::string& prefix, std::span<const std::string_view> known,
+                    std::vector<Finding>& out) const {
+        for (const auto& [key, node] : table) {
+            const std::string_view name = key.str();
+            if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+            const std::string subject = prefix + key_text(name);
+            const auto where = location_of(key.source());
+            std::string message{label_};
+            if (where) message += " line " + std::to_string(where->line);
+            message += ": unknown key " + subject + " is ignored; ";
+            if (const auto suggestion = detail::closest_key(name, known)) {
+                message += "did you mean " + prefix + std::string(*suggestion) + "?";
+            } else if (prefix.empty() && std::find(std::begin(side_keys), std::end(side_keys), name) != std::end(side_keys)) {
+                message += "it belongs under a [reference] or [student] header";
+            } else if (prefix.empty() && std::find(std::begin(entry_keys), std::end(entry_keys), name) != std::end(entry_keys)) {
+                message += "it belongs in an [[asymmetry]] entry";
+            } else {
+                message += "the keys here are ";
+                for (std::size_t i = 0; i < known.size(); ++i) message += (i ? ", " : "") + std::string(known[i]);
+            }
+            out.push_back({"unknown-key", Severity::warning, subject, std::move(message), where});
+        }
+    }
+
+    void read_schema_version(const toml::table& root) {
+        const toml::node* version = root.get("schema_version");
+        if (!version) return;
+        // Python's `version != 1`: 1, 1.0 and true all equal 1.
+        const bool one = (version->is_integer() && version->as_integer()->get() == 1) ||
+                         (version->is_floating_point() && version->as_floating_point()->get() == 1.0) ||
+                         (version->is_boolean() && version->as_boolean()->get());
+        if (one) return;
+        std::string problem = "is ";
+        problem += version->is_string() ? "the string \"" + version->as_string()->get() + "\""
+                                        : std::string(type_name(*version));
+        if (version->is_integer()) problem = "is " + std::to_string(version->as_integer()->get());
+        problem += ", but this ForgeKernel reads schema version 1";
+        refuse("schema_version", location_of(version->source()), problem, "write schema_version = 1");
+    }
+
+    const toml::table* side_table(const toml::table& root, std::string_view side) {
+        const toml::node* node = root.get(side);
+        if (!node || python_falsy(*node)) return nullptr;
+        if (!node->is_table()) {
+            refuse_type(side, *node, "a table",
+                        "write [" + std::string(side) + "] with window, inputs and outputs under it");
+        }
+        note_location(std::string(side), node->source());
+        return node->as_table();
+    }
+
+    void read_side(const toml::table& table, std::string_view side, std::vector<std::string>& inputs,
+                   std::vector<std::string>& outputs, std::string& window) {
+        const std::string prefix = std::string(side) + ".";
+        for (const auto& [key, node] : table) note_location(prefix + std::string(key.str()), key.source());
+        inputs = string_list(table, prefix + "inputs");
+        outputs = string_list(table, prefix + "outputs");
+        if (const toml::node* node = table.get("window")) {
+            window = string_value(*node, prefix + "window", "window = \"the timed call, in words\"");
+        }
+    }
+
+    // `_str_list`: strings, stripped, empty ones dropped, repeats dropped (first kept).
+    std::vector<std::string> string_list(const toml::table& table, const std::string& key) const {
+        const std::string_view name = std::string_view(key).substr(key.find('.') + 1);
+        const toml::node* node = table.get(name);
+        std::vector<std::string> out;
+        if (!node) return out;
+        const std::string fix = "list the tensor names as strings, e.g. " + std::string(name) + " = [\"q\", \"k\"]";
+        const toml::array* array = node->as_array();
+        if (!array) refuse_type(key, *node, "an array of strings", fix);
+        std::unordered_set<std::string_view> seen;
+        for (const toml::node& item : *array) {
+            if (!item.is_string()) {
+                refuse(key, location_of(item.source()),
+                       "holds " + std::string(type_name(item)) + " where a tensor name belongs", fix);
+            }
+            const std::string_view name_text = detail::python_strip(item.as_string()->get());
+            if (!name_text.empty() && seen.insert(name_text).second) out.emplace_back(name_text);
+        }
+        return out;
+    }
+
+    std::string string_value(const toml::node& node, const std::string& key, std::string_view example) const {
+        if (!node.is_string()) refuse_type(key, node, "a string", "quote it, e.g. " + std::string(example));
+        return std::string(detail::python_strip(node.as_string()->get()));
+    }
+
+    void read_entries(const toml::table& root) {
+        const toml::node* node = root.get("asymmetry");
+        if (!node || python_falsy(*node)) return;
+        const toml::array* entries = node->as_array();
+        if (!entries) refuse_entries(*node);
+        for (const toml::node& entry : *entries) {
+            if (!entry.is_table()) refuse_entries(entry);
+        }
+        int index = 0;
+        for (const toml::node& entry : *entries) read_entry(*entry.as_table(), ++index);
+    }
+
+    [[noreturn]] void refuse_entries(const toml::node& at) const {
+        refuse("asymmetry", location_of(at.source()), "must be an array of tables, not " + std::string(type_name(at)),
+               "declare each entry as its own [[asymmetry]] table");
+    }
+
+    void read_entry(const toml::table& table, int index) {
+        const std::string key = entry_key(index);
+        note_location(key, table.source());
+        for (const auto& [name, node] : table) note_location(key + "." + std::string(name.str()), name.source());
+        const auto where = location_of(table.source());
+
+        Asymmetry entry;
+        entry.index = index;
+        std::vector<std::string_view> keyed;
+        for (Kind kind : all_kinds) {
+            const std::string_view kind_name = to_string(kind);
+            const toml::node* node = table.get(kind_name);
+            if (!node) continue;
+            std::string name = string_value(*node, key + "." + std::string(kind_name),
+                                            std::string(kind_name) + " = \"A\"");
+            if (name.empty()) continue;
+            keyed.push_back(kind_name);
+            entry.kind = kind;
+            entry.name = std::move(name);
+        }
+        if (keyed.size() != 1) {
+            if (keyed.empty()) {
+                refuse(key, where, "names no tensor: an entry is keyed by exactly one of ref_input, student_input, "
+                                   "ref_output, student_output",
+                       "add the one that says which list the tensor is extra on, e.g. ref_input = \"A\"");
+            }
+            std::string several = "is keyed by ";
+            for (std::size_t i = 0; i < keyed.size(); ++i) several += (i ? " and " : "") + std::string(keyed[i]);
+            refuse(key, where, several + ", but an entry is keyed by exactly one kind",
+                   "keep one, and declare each other difference in its own [[asymmetry]] entry");
+        }
+        if (const toml::node* shape = table.get("shape")) entry.shape = read_shape(*shape, key + ".shape");
+        const auto text = [&](std::string_view name, std::string_view example) {
+            const toml::node* node = table.get(name);
+            return node ? string_value(*node, key + "." + std::string(name), example) : std::string();
+        };
+        entry.cls = text("class", "class = \"price\" (symmetrize, price or accept)");
+        entry.produced_by = text("produced_by", "produced_by = \"forward\" (forward, prep, cache or other)");
+        entry.derived_from = text("derived_from", "derived_from = \"k, beta\"");
+        entry.student_kernel_regex = text("student_kernel_regex", "student_kernel_regex = \"rebuild_\"");
+        entry.ref_kernel_regex = text("ref_kernel_regex", "ref_kernel_regex = \"rebuild_\"");
+        entry.note = text("note", "note = \"what the extra work is\"");
+        entry.dtype = text("dtype", "dtype = \"bf16\"");
+        contract_.asymmetries.push_back(std::move(entry));
+    }
+
+    std::vector<std::int64_t> read_shape(const toml::node& node, const std::string& key) const {
+        const std::string_view fix = "write the shape as a list of integers, e.g. shape = [4, 128, 64]";
+        const toml::array* array = node.as_array();
+        if (!array) refuse_type(key, node, "an array of integers", fix);
+        std::vector<std::int64_t> shape;
+        shape.reserve(array->size());
+        for (const toml::node& item : *array) {
+            if (!item.is_integer()) {
+                refuse(key, location_of(item.source()), "holds " + std::string(type_name(item)) + " where a dimension belongs",
+                       fix);
+            }
+            shape.push_back(item.as_integer()->get());
+        }
+        return shape;
+    }
+
+    std::string_view label_;
+    WindowContract contract_;
+};
+
+Finding malformed(std::string message, std::optional<SourceLocation> where = std::nullopt) {
+    return {"malformed", Severity::error, std::nullopt, std::move(message), where};
+}
+
+// Refusals decided before toml++ sees the text: sizes and shapes it should not be fed.
+std::optional<Finding> refuse_before_parsing(std::string_view text, std::string_view label) {
+    const std::string file{label};
+    if (text.size() > max_contract_bytes) {
+        return malformed(file + " is larger than " + std::to_string(max_contract_bytes) +
+                         " bytes, the most a contract may take (one is a few hundred): "
+                         "check that this is the window.toml you meant");
+    }
+    if (text.starts_with("\xEF\xBB\xBF")) {
+        return malformed(file + " line 1: starts with a UTF-8 byte order mark, which TOML does not allow; "
+                                "save the file as UTF-8 without a BOM",
+                         SourceLocation{1, 1});
+    }
+    if (const auto deep = detail::find_nesting_deeper_than(text, max_nesting)) {
+        return malformed(file + " line " + std::to_string(deep->line) + ": keys or values nest more than " +
+                             std::to_string(max_nesting) + " levels deep; a contract needs three",
+                         *deep);
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+ParsedContract parse_window_contract(std::string_view text, std::string_view path) {
+    const std::string_view label = path.empty() ? window_filename : path;
+    ParsedContract out;
+    if (auto refusal = refuse_before_parsing(text, label)) {
+        out.findings.push_back(std::move(*refusal));
+        return out;
+    }
+    toml::table root;
+    try {
+        root = toml::parse(text);
+    } catch (const toml::parse_error& error) {
+        const auto where = location_of(error.source());
+        std::string message{label};
+        if (where) message += " line " + std::to_string(where->line) + ", column " + std::to_string(where->column);
+        message += ": not valid TOML: ";
+        message += error.description();
+        message += "; fix the syntax there (TOML 1.0, https://toml.io)";
+        out.findings.push_back(malformed(std::move(message), where));
+        return out;
+    }
+    ContractReader reader(label);
+    std::vector<Finding> warnings = reader.unknown_keys(root);
+    try {
+        out.contract = reader.read(root);
+        out.contract->path = std::string(path);
+    } catch (Refusal& refusal) {
+        out.findings.push_back(std::move(refusal.finding));
+    }
+    std::move(warnings.begin(), warnings.end(), std::back_inserter(out.findings));
+    return out;
+}
+
+std::filesystem::path contract_file(const std::filesystem::path& file_or_dir) {
+    std::error_code error;
+    return std::filesystem::is_directory(file_or_dir, error) ? file_or_dir / window_filename : file_or_dir;
+}
+
+ParsedContract load_window_contract(const std::filesystem::path& file_or_dir) {
+    namespace fs = std::filesystem;
+    const fs::path file = contract_file(file_or_dir);
+    const std::string label = file.string();
+    std::error_code error;
+    ParsedContract out;
+
+    const auto status = fs::status(file, error);
+    if (status.type() == fs::file_type::not_found) {
+        out.findings.push_back({"contract-absent", Severity::error, std::nullopt,
+                                label + " does not exist: every operator declares its reference's and its student's "
+                                        "timed-call boundaries there; scaffold the card with "
+                                        "forge_add_operator(<name>), or copy templates/window.toml and fill it in",
+                                std::nullopt});
+        return out;
+    }
+    if (error) {
+        out.findings.push_back(malformed(label + " cannot be read: " + error.message() + "; make it readable"));
+        return out;
+    }
+    if (fs::is_directory(status)) {
+        out.findings.push_back(malformed(label + " is a directory; window.toml must be a file"));
+        return out;
+    }
+
+    errno = 0;
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> stream(std::fopen(label.c_str(), "rb"), &std::fclose);
+    if (!stream) {
+        out.findings.push_back(malformed(label + " cannot be read: " + std::strerror(errno) + "; make it readable"));
+        return out;
+    }
+    // One byte past the limit is enough to refuse an oversized file without reading it all.
+    std::string text(max_contract_bytes + 1, '\0');
+    const std::size_t read = std::fread(text.data(), 1, text.size(), stream.get());
+    if (std::ferror(stream.get())) {
+        out.findings.push_back(malformed(label + " cannot be read: " + std::strerror(errno) + "; make it readable"));
+        return out;
+    }
+    text.resize(read);
+    return parse_window_contract(text, label);
+}
+
+}  // namespace forge
