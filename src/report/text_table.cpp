@@ -73,6 +73,10 @@ std::string shorten_middle(std::string_view text, std::size_t width) {
 TextTable::TextTable(std::vector<Column> columns) : columns_(std::move(columns)) {}
 
 void TextTable::add_row(std::vector<std::string> cells, Emphasis emphasis) {
+    add_row(std::move(cells), std::vector<Emphasis>(columns_.size(), emphasis));
+}
+
+void TextTable::add_row(std::vector<std::string> cells, std::vector<Emphasis> emphasis) {
     if (cells.size() > columns_.size()) {
         throw std::invalid_argument("TextTable row has more cells than the table has columns");
     }
@@ -80,7 +84,8 @@ void TextTable::add_row(std::vector<std::string> cells, Emphasis emphasis) {
     for (std::size_t i = 0; i < cells.size(); ++i) {
         if (columns_[i].max_width != 0) cells[i] = shorten_middle(cells[i], columns_[i].max_width);
     }
-    rows_.push_back({std::move(cells), emphasis});
+    emphasis.resize(columns_.size(), Emphasis::none);
+    rows_.push_back({std::move(cells), std::move(emphasis)});
 }
 
 void TextTable::render_text(std::ostream& out, bool colour) const {
@@ -89,24 +94,25 @@ void TextTable::render_text(std::ostream& out, bool colour) const {
     for (const Row& row : rows_) {
         for (std::size_t i = 0; i < row.cells.size(); ++i) widths[i] = std::max(widths[i], display_width(row.cells[i]));
     }
-    auto line = [&](const std::vector<std::string>& cells, Emphasis emphasis) {
-        const std::string_view on = colour ? colour_of(emphasis) : std::string_view{};
-        out << on;
+    const std::vector<Emphasis> plain(columns_.size(), Emphasis::none);
+    auto line = [&](const std::vector<std::string>& cells, const std::vector<Emphasis>& emphasis) {
         for (std::size_t i = 0; i < cells.size(); ++i) {
             if (i != 0) out << "  ";
+            const std::string_view on = colour ? colour_of(emphasis[i]) : std::string_view{};
+            out << on;
             // The last column is not padded: no trailing blanks.
             if (i + 1 == cells.size() && columns_[i].align == Align::left) out << cells[i];
             else pad(out, cells[i], widths[i], columns_[i].align);
+            if (!on.empty()) out << "\x1b[0m";
         }
-        if (!on.empty()) out << "\x1b[0m";
         out << '\n';
     };
     std::vector<std::string> headers;
     for (const Column& column : columns_) headers.push_back(column.header);
-    line(headers, Emphasis::none);
+    line(headers, plain);
     std::vector<std::string> rules;
     for (std::size_t width : widths) rules.emplace_back(width, '-');
-    line(rules, Emphasis::none);
+    line(rules, plain);
     for (const Row& row : rows_) line(row.cells, row.emphasis);
 }
 

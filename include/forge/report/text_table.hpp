@@ -34,6 +34,8 @@ public:
 
     // Missing trailing cells are blank; extra cells are an error.
     void add_row(std::vector<std::string> cells, Emphasis emphasis = Emphasis::none);
+    // One emphasis per cell (missing ones: none), e.g. two tables side by side.
+    void add_row(std::vector<std::string> cells, std::vector<Emphasis> emphasis);
 
     void render_text(std::ostream& out, bool colour) const;
     void render_markdown(std::ostream& out) const;
@@ -41,7 +43,7 @@ public:
 private:
     struct Row {
         std::vector<std::string> cells;
-        Emphasis emphasis;
+        std::vector<Emphasis> emphasis;  // one per cell
     };
     std::vector<Column> columns_;
     std::vector<Row> rows_;

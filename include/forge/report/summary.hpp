@@ -1,0 +1,46 @@
+// `forge report`: one line per operator over many eval.json files: the raw
+// ratio (the verdict), the credited ratio beside it, the prep check and the
+// bench's correctness.
+#pragma once
+
+#include <cstddef>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "forge/eval/eval.hpp"
+
+namespace forge {
+
+struct OperatorSummary {
+    std::string name;       // the eval's operator, else its path
+    std::string eval_path;
+    std::string backend;    // "host", "cuda", or "" when not reported
+    bool ran = false;       // an eval file exists
+    std::size_t workloads = 0;
+    std::optional<double> reference_ms;
+    std::optional<double> student_ms;
+    std::optional<double> raw_ratio;
+    std::optional<double> credited_ratio;
+    std::string prep;         // "held", "not needed", "2 problems", "no contract", "contract refused", ...
+    std::string correctness;  // "passed", "FAILED", "not reported", "not run"
+    std::vector<std::string> notes;  // why a figure is missing
+
+    [[nodiscard]] bool healthy() const noexcept;  // ran, correct, prep held or not needed
+};
+
+// Reads the eval (absent: a row saying the bench did not run) and the contract
+// it names ("contract" key) for the prep check and the credit. Throws EvalError
+// when the eval is malformed.
+[[nodiscard]] OperatorSummary summarize_eval(const std::string& eval_path);
+
+void render_summary_text(std::ostream& out, const std::vector<OperatorSummary>& rows, bool colour);
+void render_summary_markdown(std::ostream& out, const std::vector<OperatorSummary>& rows);
+// {"operators": [{"name", "eval", "backend", "ran", "workloads", "reference_ms", "student_ms",
+//  "raw_ratio", "credited_ratio", "prep", "correctness", "notes"}]}
+[[nodiscard]] nlohmann::json summary_json(const std::vector<OperatorSummary>& rows);
+
+}  // namespace forge

@@ -1,0 +1,144 @@
+#include "forge/report/summary.hpp"
+
+#include <algorithm>
+#include <ostream>
+
+#include "forge/contract/check.hpp"
+#include "forge/credit/credit.hpp"
+#include "forge/prep/prep_check.hpp"
+#include "forge/report/text_table.hpp"
+#include "number_format.hpp"
+
+namespace forge {
+
+namespace {
+
+std::string correctness_of(const EvalReport& eval) {
+    if (!eval.correctness_passed) return "not reported";
+    return *eval.correctness_passed ? "passed" : "FAILED";
+}
+
+// The prep status and the credited ratio need the contract the bench ran under.
+void hold_to_contract(OperatorSummary& row, const EvalReport& eval) {
+    if (!eval.contract) {
+        row.prep = "no contract";
+        row.notes.emplace_back("the eval names no contract: prep and credit not checked");
+        return;
+    }
+    const ContractCheck check = check_contract(*eval.contract);
+    if (check.refused()) {
+        row.prep = "contract refused";
+        row.notes.push_back(*eval.contract + " is refused: run `forge check` on it");
+        return;
+    }
+    const WindowContract& contract = *check.contract;
+    std::vector<PrepProblem> problems = check_prep(contract, eval);
+    std::erase_if(problems, [](const PrepProblem& p) { return p.code == prep_code::eval_incorrect; });
+    if (!problems.empty()) row.prep = std::to_string(problems.size()) + " problem(s)";
+    else row.prep = contract.prep_entries().empty() ? "not needed" : "held";
+
+    try {
+        const RunCredit run = credit_run(contract, eval);
+        row.credited_ratio = run.credited_ratio;
+        if (!row.raw_ratio) row.raw_ratio = run.raw_ratio;
+        if (!run.credited_ratio && !contract.priced_entries().empty()) {
+            row.notes.emplace_back("credit not usable: see `forge credit`");
+        }
+    } catch (const CreditError& e) {
+        row.notes.emplace_back(e.what());
+    }
+}
+
+std::vector<std::string> cells_of(const OperatorSummary& row) {
+    return {row.name,
+            row.backend.empty() ? "-" : row.backend,
+            std::to_string(row.workloads),
+            fixed(row.reference_ms, 4),
+            fixed(row.student_ms, 4),
+            fixed(row.raw_ratio, 3),
+            fixed(row.credited_ratio, 3),
+            row.prep,
+            row.correctness};
+}
+
+TextTable summary_table(const std::vector<OperatorSummary>& rows) {
+    TextTable table({{"operator"},
+                     {"backend"},
+                     {"workloads", Align::right},
+                     {"reference ms", Align::right},
+                     {"student ms", Align::right},
+                     {"raw ratio", Align::right},
+                     {"credited", Align::right},
+                     {"prep"},
+                     {"correctness"}});
+    for (const OperatorSummary& row : rows) table.add_row(cells_of(row), row.healthy() ? Emphasis::none : Emphasis::bad);
+    return table;
+}
+
+void render_notes(std::ostream& out, const std::vector<OperatorSummary>& rows, std::string_view bullet) {
+    for (const OperatorSummary& row : rows) {
+        for (const std::string& note : row.notes) out << bullet << row.name << ": " << note << '\n';
+    }
+}
+
+}  // namespace
+
+bool OperatorSummary::healthy() const noexcept {
+    return ran && correctness == "passed" && (prep == "held" || prep == "not needed");
+}
+
+OperatorSummary summarize_eval(const std::string& eval_path) {
+    OperatorSummary row;
+    row.eval_path = eval_path;
+    row.name = eval_path;
+    const std::optional<EvalReport> eval = load_eval(eval_path);
+    if (!eval) {
+        row.prep = "-";
+        row.correctness = "not run";
+        row.notes.emplace_back("no eval file: the bench did not run (skipped, or no device)");
+        return row;
+    }
+    row.ran = true;
+    row.name = eval->operator_name.value_or(eval_path);
+    row.backend = eval->backend.value_or("");
+    row.workloads = eval->workloads.size();
+    row.reference_ms = eval->reference_ms;
+    row.student_ms = eval->student_ms;
+    row.raw_ratio = eval->ratio;
+    row.correctness = correctness_of(*eval);
+    hold_to_contract(row, *eval);
+    return row;
+}
+
+void render_summary_text(std::ostream& out, const std::vector<OperatorSummary>& rows, bool colour) {
+    summary_table(rows).render_text(out, colour);
+    render_notes(out, rows, "  ");
+}
+
+void render_summary_markdown(std::ostream& out, const std::vector<OperatorSummary>& rows) {
+    summary_table(rows).render_markdown(out);
+    out << '\n';
+    render_notes(out, rows, "- ");
+}
+
+nlohmann::json summary_json(const std::vector<OperatorSummary>& rows) {
+    const auto number = [](std::optional<double> value) { return value ? nlohmann::json(*value) : nlohmann::json(); };
+    nlohmann::json operators = nlohmann::json::array();
+    for (const OperatorSummary& row : rows) {
+        operators.push_back({{"name", row.name},
+                             {"eval", row.eval_path},
+                             {"backend", row.backend.empty() ? nlohmann::json() : nlohmann::json(row.backend)},
+                             {"ran", row.ran},
+                             {"workloads", row.workloads},
+                             {"reference_ms", number(row.reference_ms)},
+                             {"student_ms", number(row.student_ms)},
+                             {"raw_ratio", number(row.raw_ratio)},
+                             {"credited_ratio", number(row.credited_ratio)},
+                             {"prep", row.prep},
+                             {"correctness", row.correctness},
+                             {"notes", row.notes}});
+    }
+    return {{"operators", std::move(operators)}};
+}
+
+}  // namespace forge

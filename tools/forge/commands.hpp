@@ -1,0 +1,73 @@
+// The forge subcommands. main.cpp turns the command line into these options;
+// each run_* function does one command and returns its exit code (SPEC section 7).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "forge/contract/contract.hpp"
+#include "forge/eval/eval.hpp"
+
+namespace forge::cli {
+
+enum class Format { text, markdown, json };
+
+struct Output {
+    Format format = Format::text;
+    bool colour = false;  // only ever on a terminal
+};
+
+struct CheckOptions {
+    std::vector<std::string> paths;  // window.toml files or card directories
+    Output output;
+};
+
+struct PrepOptions {
+    std::string contract;
+    std::string eval;
+    Output output;
+};
+
+struct CreditOptions {
+    std::string contract;
+    std::string eval;
+    bool ctest = false;
+    std::optional<double> gate;
+    Output output;
+};
+
+struct TableImportOptions {
+    std::string from;  // "ncu-csv" or "nsys-csv"
+    std::string file;
+    std::string out;   // empty: standard output
+    long calls = 1;    // profiled calls the export covers
+};
+
+struct ReportOptions {
+    std::vector<std::string> evals;
+    Output output;
+};
+
+struct ResourceSpecOptions {
+    std::string out;  // empty: standard output
+    std::optional<long> gpus;
+    long slots = 1;
+};
+
+// The contract at `path` when it is declared and consistent; otherwise prints
+// its findings and returns nullopt (the caller exits 13).
+std::optional<WindowContract> accepted_contract(const std::string& path);
+
+// The eval at `path`; nullopt, said on standard output, when there is none (the
+// bench did not run: the caller exits 77). Throws EvalError when it is malformed.
+std::optional<EvalReport> existing_eval(const std::string& path);
+
+int run_check(const CheckOptions& options);
+int run_prep(const PrepOptions& options);
+int run_credit(const CreditOptions& options);
+int run_table_import(const TableImportOptions& options);
+int run_report(const ReportOptions& options);
+int run_resource_spec(const ResourceSpecOptions& options);
+
+}  // namespace forge::cli

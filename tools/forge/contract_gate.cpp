@@ -1,0 +1,25 @@
+#include <iostream>
+
+#include "commands.hpp"
+#include "forge/contract/check.hpp"
+#include "forge/report/findings_view.hpp"
+
+namespace forge::cli {
+
+std::optional<WindowContract> accepted_contract(const std::string& path) {
+    ContractCheck check = check_contract(path);
+    if (!check.refused()) return std::move(check.contract);
+    std::cout << "forge: the contract " << check.path << " is refused:\n";
+    for (const Finding& finding : check.findings) std::cout << format_finding(finding, check.path) << '\n';
+    return std::nullopt;
+}
+
+std::optional<EvalReport> existing_eval(const std::string& path) {
+    std::optional<EvalReport> eval = load_eval(path);
+    if (!eval) {
+        std::cout << "forge: " << path << " does not exist: the bench did not run, nothing to check (skipped)\n";
+    }
+    return eval;
+}
+
+}  // namespace forge::cli

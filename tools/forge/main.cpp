@@ -1,0 +1,121 @@
+// forge: the command line of ForgeKernel. Parses arguments (CLI11) and hands
+// each subcommand to its run_* function; every error becomes an exit code.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <map>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "forge/exit_code.hpp"
+
+namespace {
+
+using forge::cli::Format;
+
+const std::map<std::string, Format> text_json{{"text", Format::text}, {"json", Format::json}};
+const std::map<std::string, Format> all_formats{
+    {"text", Format::text}, {"markdown", Format::markdown}, {"json", Format::json}};
+
+// --format and --color, shared by the commands that print for people and machines.
+void add_output_options(CLI::App& command, forge::cli::Output& output, std::string& colour,
+                        const std::map<std::string, Format>& formats) {
+    command.add_option("--format", output.format, "Output format")
+        ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case))
+        ->default_str("text");
+    command.add_option("--color", colour, "Colour the text output: auto (on a terminal), always, never")
+        ->check(CLI::IsMember({"auto", "always", "never"}))
+        ->default_str("auto");
+}
+
+bool wants_colour(const std::string& setting) {
+    if (setting == "always") return true;
+    if (setting == "never") return false;
+    return ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"forge: timed-window contracts for kernel benchmarks (ForgeKernel " FORGE_VERSION ")", "forge"};
+    app.set_version_flag("--version", "forge " FORGE_VERSION);
+    app.require_subcommand(1);
+
+    std::string colour = "auto";
+
+    forge::cli::CheckOptions check;
+    auto* check_cmd = app.add_subcommand("check", "Parse and validate window.toml contracts (exit 13 when any is refused)");
+    check_cmd->add_option("paths", check.paths, "window.toml files or operator card directories")->required();
+    add_output_options(*check_cmd, check.output, colour, text_json);
+
+    forge::cli::PrepOptions prep;
+    auto* prep_cmd = app.add_subcommand("prep", "Hold the bench's prep report to the contract's symmetrize entries");
+    prep_cmd->add_option("--contract", prep.contract, "The operator's window.toml (or its card directory)")->required();
+    prep_cmd->add_option("--eval", prep.eval, "The bench's eval.json")->required();
+    add_output_options(*prep_cmd, prep.output, colour, text_json);
+
+    forge::cli::CreditOptions credit;
+    auto* credit_cmd = app.add_subcommand(
+        "credit", "Show both per-kernel tables, the priced shares, and the raw and credited ratio");
+    credit_cmd->add_option("--contract", credit.contract, "The operator's window.toml (or its card directory)")->required();
+    credit_cmd->add_option("--eval", credit.eval, "The bench's eval.json")->required();
+    credit_cmd->add_flag("--ctest", credit.ctest, "Also print the figures as CTest measurements for CDash");
+    credit_cmd->add_option("--gate", credit.gate, "Exit 1 when the raw ratio is below this")->check(CLI::PositiveNumber);
+    add_output_options(*credit_cmd, credit.output, colour, all_formats);
+
+    forge::cli::TableImportOptions table_import;
+    auto* table_cmd = app.add_subcommand("table", "Per-kernel tables from profilers");
+    table_cmd->require_subcommand(1);
+    auto* import_cmd = table_cmd->add_subcommand("import", "Convert an Nsight Compute or Nsight Systems CSV export to a kernel table");
+    import_cmd->add_option("--from", table_import.from, "The export's kind")
+        ->required()
+        ->check(CLI::IsMember({"ncu-csv", "nsys-csv"}));
+    import_cmd->add_option("file", table_import.file, "The CSV export")->required();
+    import_cmd->add_option("-o,--output", table_import.out, "Write the table JSON here (default: standard output)");
+    import_cmd->add_option("--calls", table_import.calls, "How many timed calls the export profiled")
+        ->check(CLI::PositiveNumber)
+        ->default_str("1");
+
+    forge::cli::ReportOptions report;
+    auto* report_cmd = app.add_subcommand("report", "One summary over many operators' eval.json files");
+    report_cmd->add_option("evals", report.evals, "eval.json files")->required();
+    add_output_options(*report_cmd, report.output, colour, all_formats);
+
+    forge::cli::ResourceSpecOptions resource_spec;
+    auto* resource_cmd = app.add_subcommand("resource-spec", "Write a CTest resource spec listing this machine's GPUs");
+    resource_cmd->add_option("-o,--output", resource_spec.out, "Write the spec here (default: standard output)");
+    resource_cmd->add_option("--gpus", resource_spec.gpus, "GPU count (default: the GPUs visible here)")
+        ->check(CLI::NonNegativeNumber);
+    resource_cmd->add_option("--slots", resource_spec.slots, "Benches that may share one GPU at a time")
+        ->check(CLI::PositiveNumber)
+        ->default_str("1");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);  // prints help, the version, or the error
+        return code == 0 ? forge::exit_code::ok : forge::exit_code::usage;
+    }
+
+    for (forge::cli::Output* output : {&check.output, &prep.output, &credit.output, &report.output}) {
+        output->colour = output->format == Format::text && wants_colour(colour);
+    }
+
+    try {
+        if (*check_cmd) return forge::cli::run_check(check);
+        if (*prep_cmd) return forge::cli::run_prep(prep);
+        if (*credit_cmd) return forge::cli::run_credit(credit);
+        if (*import_cmd) return forge::cli::run_table_import(table_import);
+        if (*report_cmd) return forge::cli::run_report(report);
+        if (*resource_cmd) return forge::cli::run_resource_spec(resource_spec);
+    } catch (const std::exception& e) {
+        // Unreadable or malformed inputs other than the contract: the message names the file.
+        std::cerr << "forge: error: " << e.what() << '\n';
+        return forge::exit_code::usage;
+    }
+    return forge::exit_code::usage;
+}
