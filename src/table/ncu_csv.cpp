@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -60,7 +61,8 @@ private:
     std::size_t require_column(std::string_view name) const;
     void require_fields(const CsvRecord& record, std::size_t needed, std::string_view column) const;
     std::int64_t launch_id(const CsvRecord& record, std::size_t column) const;
-    double time_ns(const CsvRecord& record, std::string_view value, double ns_per_unit) const;
+    double time_ns(const CsvRecord& record, std::string_view metric, std::string_view value,
+                   double ns_per_unit) const;
     CsvReader rows() const {
         return CsvReader(text_.substr(header_.rows_offset), std::string(file_label_), header_.line + 1);
     }
@@ -97,17 +99,19 @@ std::int64_t NcuImport::launch_id(const CsvRecord& record, std::size_t column) c
                      "ncu's rows (remove text appended to the export)");
 }
 
-double NcuImport::time_ns(const CsvRecord& record, std::string_view value, double ns_per_unit) const {
+double NcuImport::time_ns(const CsvRecord& record, std::string_view metric, std::string_view value,
+                          double ns_per_unit) const {
     const ParsedNumber number = parse_number(value);
     if (number.status == ParsedNumber::Status::absent) {
-        throw TableError(where(file_label_, record.line) + std::string(duration_metric) + " is \"" +
-                         std::string(value) + "\" (no value) for this launch; " + std::string(export_hint));
+        throw TableError(where(file_label_, record.line) + std::string(metric) + " is \"" + std::string(value) +
+                         "\" (no value) for this launch; " + std::string(export_hint));
     }
-    if (!number.has_value() || number.value < 0.0) {
-        throw TableError(where(file_label_, record.line) + std::string(duration_metric) + " is \"" +
-                         std::string(value) + "\", not a duration; export the table again");
+    const double ns = number.value * ns_per_unit;
+    if (!number.has_value() || ns < 0.0 || !std::isfinite(ns)) {
+        throw TableError(where(file_label_, record.line) + std::string(metric) + " is \"" + std::string(value) +
+                         "\", not a duration; export the table again");
     }
-    return number.value * ns_per_unit;
+    return ns;
 }
 
 void NcuImport::no_launches() const {
@@ -165,7 +169,7 @@ std::vector<KernelRow> NcuImport::long_form() {
                              std::string(unit) + "\", not a time unit (known: " +
                              std::string(known_time_units) + ")");
         }
-        launch.time_ns = time_ns(record, record.field(value_column), *ns_per_unit);
+        launch.time_ns = time_ns(record, metric, record.field(value_column), *ns_per_unit);
         launch.from_duration_metric = is_metric;
     }
     if (launches.empty()) {
@@ -223,7 +227,8 @@ std::vector<KernelRow> NcuImport::wide_form() {
         require_fields(record, needed, header_.fields[needed - 1]);
         table_text::require_utf8_name(record.field(name_column), file_label_, record.line);
         rows_out.push_back(
-            {std::string(record.field(name_column)), 1, time_ns(record, record.field(time_column), *ns_per_unit), 0.0});
+            {std::string(record.field(name_column)), 1,
+             time_ns(record, duration_metric, record.field(time_column), *ns_per_unit), 0.0});
     }
     if (rows_out.empty()) {
         no_launches();
@@ -273,9 +278,7 @@ KernelTable import_ncu_csv(std::string_view text, std::string_view file_label) {
                          "page) nor a " + std::string(duration_metric) + " column (raw page); " +
                          std::string(export_hint));
     }
-    KernelTable table = merge_by_name(std::move(launches));
-    table.profiler = ProfilerDigest{table.total_ns(), 1};
-    return table;
+    return table_text::table_from_launches(std::move(launches), file_label);
 }
 
 KernelTable import_ncu_csv(const std::filesystem::path& file) {

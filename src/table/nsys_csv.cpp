@@ -121,7 +121,8 @@ KernelTable import_nsys_csv(std::string_view text, std::string_view file_label) 
         }
         const std::string_view total_text = record.field(columns.total_time);
         const ParsedNumber total = parse_number(total_text);
-        if (!total.has_value() || total.value < 0.0) {
+        const double total_ns = total.value * *ns_per_unit;
+        if (!total.has_value() || total_ns < 0.0 || !std::isfinite(total_ns)) {
             throw TableError(where(file_label, record.line) + "Total Time is \"" + std::string(total_text) +
                              "\", not a duration; " + std::string(export_hint));
         }
@@ -134,16 +135,14 @@ KernelTable import_nsys_csv(std::string_view text, std::string_view file_label) 
         }
         table_text::require_utf8_name(record.field(columns.name), file_label, record.line);
         rows.push_back({std::string(record.field(columns.name)), static_cast<std::int64_t>(instances.value),
-                        total.value * *ns_per_unit, 0.0});
+                        total_ns, 0.0});
     }
     if (rows.empty()) {
         throw TableError(where(file_label, header->line) +
                          "the kernel summary has a header but no rows: the report holds no kernel launch "
                          "(an empty table would read as no table at all); profile a run that launches kernels");
     }
-    KernelTable table = merge_by_name(std::move(rows));
-    table.profiler = ProfilerDigest{table.total_ns(), 1};
-    return table;
+    return table_text::table_from_launches(std::move(rows), file_label);
 }
 
 KernelTable import_nsys_csv(const std::filesystem::path& file) {

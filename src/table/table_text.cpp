@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <system_error>
 
-#include "forge/table/kernel_table.hpp"
 
 namespace forge::table_text {
 
@@ -161,6 +161,17 @@ std::optional<Header> header_from_line(const TextLine& line, std::string_view fi
         header.fields.emplace_back(trim(field));
     }
     return header;
+}
+
+KernelTable table_from_launches(std::vector<KernelRow> launches, std::string_view file_label) {
+    KernelTable table = merge_by_name(std::move(launches));
+    const double total = table.total_ns();
+    if (!std::isfinite(total)) {
+        throw TableError(where(file_label) + "the kernel times add up past what a double holds; the values "
+                                             "are not real durations: export the table again");
+    }
+    table.profiler = ProfilerDigest{total, 1};
+    return table;
 }
 
 bool is_tool_message(const CsvRecord& record) noexcept {

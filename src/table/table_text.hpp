@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "forge/table/csv.hpp"
+#include "forge/table/kernel_table.hpp"
 
 namespace forge::table_text {
 
@@ -64,6 +65,11 @@ template <class RawTest, class FieldsTest>
     }
     return std::nullopt;
 }
+
+// The imported launches merged by name, with the profiler digest of one profiled
+// call (the caller sets `calls` when the file covers more). Throws TableError
+// when the times sum past what a double holds.
+[[nodiscard]] KernelTable table_from_launches(std::vector<KernelRow> launches, std::string_view file_label);
 
 // Lines that Nsight tools interleave with their CSV: "==PROF==", "==WARNING==", "==ERROR==".
 [[nodiscard]] bool is_tool_message(const CsvRecord& record) noexcept;

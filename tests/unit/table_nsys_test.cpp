@@ -223,6 +223,10 @@ BOOST_AUTO_TEST_CASE(unreadable_values_name_their_line) {
     BOOST_TEST(starts_with(error_of(head + "50.0,100,1.5,1,1,1,1,0,b\n"), "kern_sum.csv:3: Instances"));
     BOOST_TEST(starts_with(error_of(head + "50.0,100,0,1,1,1,1,0,b\n"), "kern_sum.csv:3: Instances"));
     BOOST_TEST(starts_with(error_of(head + "50.0,-100,1,1,1,1,1,0,b\n"), "kern_sum.csv:3: Total Time"));
+    // Finite on its own, infinite in ns or in the sum: never an "inf" in the table.
+    BOOST_TEST(starts_with(error_of("Time (%),Total Time (s),Instances,Name\n100.0,1e300,1,k\n"), "kern_sum.csv:2: "));
+    BOOST_TEST(contains(error_of(current_header + "50.0,1.7e308,1,1,1,1,1,0,a\n50.0,1.7e308,1,1,1,1,1,0,b\n"),
+                        "add up past"));
 }
 
 BOOST_AUTO_TEST_CASE(a_name_that_is_not_utf8_is_refused_with_its_line) {
