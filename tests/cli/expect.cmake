@@ -1,0 +1,47 @@
+# Runs the command given after `--` and holds its result to expectations:
+#   -DEXIT=<code>            the exit code (required)
+#   -DMATCH<n>=<regex>       the combined output must match, n = 1, 2, ...
+#   -DREJECT=<regex>         the combined output must not match
+#   -DJSON<n>=<k1/k2/...=v>  stdout is JSON; the value at that path must be v
+#   -DFILE=<path>            must exist afterwards and be non-empty
+cmake_minimum_required(VERSION 3.25)
+
+set(command)
+set(collect OFF)
+foreach(i RANGE 1 ${CMAKE_ARGC})
+  if(i EQUAL CMAKE_ARGC)
+    break()
+  endif()
+  if(collect)
+    list(APPEND command "${CMAKE_ARGV${i}}")
+  elseif(CMAKE_ARGV${i} STREQUAL "--")
+    set(collect ON)
+  endif()
+endforeach()
+
+execute_process(COMMAND ${command} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+set(shown "command: ${command}\nexit: ${code}\nstdout:\n${out}\nstderr:\n${err}")
+
+if(NOT code STREQUAL EXIT)
+  message(FATAL_ERROR "expected exit ${EXIT}\n${shown}")
+endif()
+foreach(n RANGE 1 9)
+  if(DEFINED MATCH${n} AND NOT "${out}${err}" MATCHES "${MATCH${n}}")
+    message(FATAL_ERROR "output does not match '${MATCH${n}}'\n${shown}")
+  endif()
+  if(DEFINED JSON${n})
+    string(REGEX MATCH "^([^=]*)=(.*)$" _ "${JSON${n}}")
+    set(want "${CMAKE_MATCH_2}")
+    string(REPLACE "/" ";" path "${CMAKE_MATCH_1}")
+    string(JSON got ERROR_VARIABLE json_error GET "${out}" ${path})
+    if(json_error OR NOT got STREQUAL want)
+      message(FATAL_ERROR "JSON ${CMAKE_MATCH_1}: expected '${want}', got '${got}' ${json_error}\n${shown}")
+    endif()
+  endif()
+endforeach()
+if(DEFINED REJECT AND "${out}${err}" MATCHES "${REJECT}")
+  message(FATAL_ERROR "output matches '${REJECT}', which it must not\n${shown}")
+endif()
+if(DEFINED FILE AND NOT EXISTS "${FILE}")
+  message(FATAL_ERROR "${FILE} was not written\n${shown}")
+endif()
