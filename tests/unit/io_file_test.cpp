@@ -58,7 +58,7 @@ BOOST_AUTO_TEST_CASE(an_interrupted_write_leaves_the_old_file) {
     const pid_t writer = ::fork();
     BOOST_REQUIRE(writer >= 0);
     if (writer == 0) {
-        const std::string huge(std::size_t{1} << 30, 'x');  // long enough to be caught mid-write
+        const std::string huge(std::size_t{1} << 28, 'x');  // long enough to be caught mid-write
         forge::write_file_atomically(file, huge);
         ::_exit(0);
     }
