@@ -1,0 +1,114 @@
+# A CTest dashboard run: configure, build, test, submit to CDash.
+#
+#   ctest -DFORGE_CDASH_URL="https://cdash.example.org/submit.php?project=Kernels" \
+#         -S /path/to/ForgeDashboard.cmake -VV
+#
+# Variables (-D before -S):
+#   FORGE_CDASH_URL      the CDash submit URL (required)
+#   FORGE_SOURCE_DIR     the project to build (default: this ForgeKernel source tree,
+#                        when the script is run from it)
+#   FORGE_BINARY_DIR     its build directory (default: <source>/build/dashboard)
+#   FORGE_PRESET         a configure preset of the project (e.g. default, gpu);
+#                        otherwise a Ninja build with FORGE_CONFIGURE_OPTIONS
+#   FORGE_CONFIGURE_OPTIONS  extra cmake arguments, a list (e.g. -DCMAKE_PREFIX_PATH=/opt/forge)
+#   FORGE_TEST_LABEL     run only the tests with this label (e.g. forge)
+#   FORGE_RESOURCE_SPEC_FILE  a CTest resource spec (`forge resource-spec -o gpus.json`):
+#                        each CUDA bench then gets a GPU of its own
+#   FORGE_PARALLEL       tests run at once (default 1: benches time better alone)
+#   FORGE_MODEL          Experimental (default), Continuous or Nightly
+#   FORGE_SITE, FORGE_BUILD_NAME  override the names below
+#
+# CDash plots a test's measurements (raw_ratio, credited_ratio, reference_ms,
+# student_ms, the priced fractions of each forge.<op>.credit test) over the
+# builds that share a site and a build name. Both are therefore stable: the
+# site is the host name, the build name says the system, processor and preset,
+# and neither carries a date or a commit.
+cmake_minimum_required(VERSION 3.21)
+
+if(NOT FORGE_CDASH_URL)
+  message(FATAL_ERROR "ForgeDashboard: give the CDash submit URL: "
+    "ctest -DFORGE_CDASH_URL=https://<cdash>/submit.php?project=<project> -S ${CMAKE_CURRENT_LIST_FILE}")
+endif()
+
+if(NOT FORGE_SOURCE_DIR)
+  cmake_path(GET CTEST_SCRIPT_DIRECTORY PARENT_PATH FORGE_SOURCE_DIR)
+  if(NOT EXISTS "${FORGE_SOURCE_DIR}/CMakeLists.txt")
+    message(FATAL_ERROR "ForgeDashboard: give the project to build: -DFORGE_SOURCE_DIR=<dir>")
+  endif()
+endif()
+cmake_path(ABSOLUTE_PATH FORGE_SOURCE_DIR NORMALIZE)
+if(NOT FORGE_BINARY_DIR)
+  set(FORGE_BINARY_DIR "${FORGE_SOURCE_DIR}/build/dashboard")
+endif()
+cmake_path(ABSOLUTE_PATH FORGE_BINARY_DIR NORMALIZE)
+if(NOT FORGE_MODEL)
+  set(FORGE_MODEL Experimental)
+endif()
+if(NOT FORGE_PARALLEL)
+  set(FORGE_PARALLEL 1)
+endif()
+
+if(FORGE_PRESET)
+  set(flavour "${FORGE_PRESET}")
+else()
+  set(flavour "cmake")
+endif()
+if(FORGE_SITE)
+  set(CTEST_SITE "${FORGE_SITE}")
+else()
+  cmake_host_system_information(RESULT CTEST_SITE QUERY HOSTNAME)
+endif()
+if(FORGE_BUILD_NAME)
+  set(CTEST_BUILD_NAME "${FORGE_BUILD_NAME}")
+else()
+  set(CTEST_BUILD_NAME "${CMAKE_HOST_SYSTEM_NAME}-${CMAKE_HOST_SYSTEM_PROCESSOR}-${flavour}")
+endif()
+
+set(CTEST_SOURCE_DIRECTORY "${FORGE_SOURCE_DIR}")
+set(CTEST_BINARY_DIRECTORY "${FORGE_BINARY_DIR}")
+if(FORGE_PRESET)
+  set(configure --preset "${FORGE_PRESET}")
+else()
+  set(configure -G Ninja)
+endif()
+list(JOIN FORGE_CONFIGURE_OPTIONS "\" \"" options)
+if(options)
+  set(options "\"${options}\"")
+endif()
+list(JOIN configure " " configure)
+set(CTEST_CONFIGURE_COMMAND
+  "\"${CMAKE_COMMAND}\" ${configure} -S \"${FORGE_SOURCE_DIR}\" -B \"${FORGE_BINARY_DIR}\" ${options}")
+set(CTEST_BUILD_COMMAND "\"${CMAKE_COMMAND}\" --build \"${FORGE_BINARY_DIR}\"")
+
+ctest_start(${FORGE_MODEL})
+ctest_configure(RETURN_VALUE configure_result)
+set(failed "")
+if(NOT configure_result EQUAL 0)
+  list(APPEND failed configure)
+else()
+  ctest_build(RETURN_VALUE build_result NUMBER_ERRORS build_errors)
+  if(NOT build_result EQUAL 0 OR build_errors GREATER 0)
+    list(APPEND failed build)
+  endif()
+  set(test_args PARALLEL_LEVEL ${FORGE_PARALLEL})
+  if(FORGE_TEST_LABEL)
+    list(APPEND test_args INCLUDE_LABEL "${FORGE_TEST_LABEL}")
+  endif()
+  if(FORGE_RESOURCE_SPEC_FILE)
+    list(APPEND test_args RESOURCE_SPEC_FILE "${FORGE_RESOURCE_SPEC_FILE}")
+  endif()
+  ctest_test(${test_args} RETURN_VALUE test_result)
+  if(NOT test_result EQUAL 0)
+    list(APPEND failed test)
+  endif()
+endif()
+
+ctest_submit(SUBMIT_URL "${FORGE_CDASH_URL}" RETURN_VALUE submit_result)
+if(NOT submit_result EQUAL 0)
+  list(APPEND failed submit)
+endif()
+if(failed)
+  list(JOIN failed ", " failed)
+  message(FATAL_ERROR "ForgeDashboard: ${CTEST_SITE} / ${CTEST_BUILD_NAME}: ${failed} failed (see the output above and the dashboard).")
+endif()
+message(STATUS "ForgeDashboard: submitted ${CTEST_SITE} / ${CTEST_BUILD_NAME} to ${FORGE_CDASH_URL}")

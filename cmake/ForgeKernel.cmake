@@ -1,0 +1,49 @@
+# ForgeKernel's CMake API: forge_add_operator() (SPEC section 8).
+#
+# Included by ForgeKernel's own CMakeLists.txt (a source build, also reached
+# through add_subdirectory or FetchContent) and by the installed package's
+# ForgeKernelConfig.cmake. Both give the same function and behaviour; they
+# differ only in where the templates are and where the `forge` tool comes from
+# (see ForgeTool.cmake).
+#
+# State lives in global properties, not variables: the function is called from
+# the user's directories, which do not see variables set in ours.
+include_guard(GLOBAL)
+
+if(CMAKE_VERSION VERSION_LESS 3.21)
+  message(FATAL_ERROR "ForgeKernel needs CMake 3.21 or newer (this is ${CMAKE_VERSION}): "
+    "forge_add_operator() defers its validation with cmake_language(DEFER) and "
+    "scaffolds with file(RENAME ... NO_REPLACE).")
+endif()
+
+# The installed config sets _forge_package_templates before including this file;
+# a source tree keeps the templates beside cmake/ and builds the tool itself.
+if(DEFINED _forge_package_templates)
+  set_property(GLOBAL PROPERTY FORGE_TEMPLATES_DIR "${_forge_package_templates}")
+  set_property(GLOBAL PROPERTY FORGE_TOOL_SOURCE_DIR "")
+else()
+  cmake_path(GET CMAKE_CURRENT_LIST_DIR PARENT_PATH _forge_root)
+  set_property(GLOBAL PROPERTY FORGE_TEMPLATES_DIR "${_forge_root}/templates")
+  set_property(GLOBAL PROPERTY FORGE_TOOL_SOURCE_DIR "${_forge_root}")
+  unset(_forge_root)
+endif()
+
+set(FORGE_EXECUTABLE "" CACHE FILEPATH
+  "A built `forge` to validate contracts with at configure time (empty: the package's, or one built from source into the build tree)")
+option(FORGE_BENCH_QUICK "Run the operator benches with --quick (fewer samples: for CI, not for ratios you keep)" OFF)
+
+include("${CMAKE_CURRENT_LIST_DIR}/ForgeTool.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/ForgeScaffold.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/ForgeValidate.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/ForgeTests.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/ForgeOperator.cmake")
+
+# Everything that needs the whole project (one `forge check` over every
+# contract, the forge.build fixture) runs once, when the top-level directory
+# has been read: every forge_add_operator() call has happened by then.
+function(_forge_finalize)
+  _forge_validate()
+  _forge_add_build_test()
+endfunction()
+
+cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _forge_finalize)

@@ -1,0 +1,178 @@
+# forge_add_operator(<name> ...): one operator card, from its directory to its
+# CTest tests. Signature and behaviour: SPEC section 8; targets and the bench's
+# command line: notes/CARD.md. Relative paths given to DIRECTORY are relative to
+# the calling directory; relative paths in the file lists, to the card.
+include_guard(GLOBAL)
+
+function(forge_add_operator)
+  if(ARGC EQUAL 0)
+    message(FATAL_ERROR "forge_add_operator() needs the operator's name as its first argument.")
+  endif()
+  set(name "${ARGV0}")
+  # The name becomes a directory, target names and test names: nothing that
+  # could climb out of the tree, split a list or expand in a shell.
+  if(NOT name MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+    message(FATAL_ERROR "forge_add_operator(\"${name}\"): the operator name must match "
+      "[A-Za-z_][A-Za-z0-9_]* (it names the card's directory, its targets and its tests). "
+      "Nothing was written.")
+  endif()
+  set(context "forge_add_operator(${name})")
+
+  cmake_parse_arguments(PARSE_ARGV 1 arg ""
+    "DIRECTORY;BACKEND;GATE;TIMEOUT"
+    "REFERENCE;STUDENT;BENCH;PREP;LIBRARIES;LABELS")
+  if(arg_UNPARSED_ARGUMENTS)
+    list(GET arg_UNPARSED_ARGUMENTS 0 unknown)
+    message(FATAL_ERROR "${context}: unknown argument \"${unknown}\". The keywords are DIRECTORY, "
+      "BACKEND, REFERENCE, STUDENT, BENCH, PREP, LIBRARIES, GATE, LABELS and TIMEOUT.")
+  endif()
+  if(arg_KEYWORDS_MISSING_VALUES)
+    list(JOIN arg_KEYWORDS_MISSING_VALUES ", " missing)
+    message(FATAL_ERROR "${context}: ${missing} given without a value.")
+  endif()
+
+  get_property(enabled_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(NOT DEFINED arg_BACKEND)
+    if("CUDA" IN_LIST enabled_languages)
+      set(arg_BACKEND CUDA)
+    else()
+      set(arg_BACKEND HOST)
+    endif()
+  elseif(NOT arg_BACKEND MATCHES "^(CUDA|HOST)$")
+    message(FATAL_ERROR "${context}: BACKEND is \"${arg_BACKEND}\"; it must be CUDA or HOST.")
+  elseif(arg_BACKEND STREQUAL "CUDA" AND NOT "CUDA" IN_LIST enabled_languages)
+    message(FATAL_ERROR "${context}: BACKEND CUDA needs the CUDA language: enable it first "
+      "(project(... LANGUAGES CXX CUDA) or enable_language(CUDA)), or use BACKEND HOST.")
+  endif()
+  if(DEFINED arg_GATE AND (NOT arg_GATE MATCHES "^([0-9]+(\\.[0-9]*)?|\\.[0-9]+)$" OR arg_GATE EQUAL 0))
+    message(FATAL_ERROR "${context}: GATE is \"${arg_GATE}\"; it must be a positive number, "
+      "the lowest raw ratio (reference_ms / student_ms) the gate test accepts, e.g. GATE 0.9.")
+  endif()
+  if(DEFINED arg_TIMEOUT AND (NOT arg_TIMEOUT MATCHES "^[0-9]+$" OR arg_TIMEOUT EQUAL 0))
+    message(FATAL_ERROR "${context}: TIMEOUT is \"${arg_TIMEOUT}\"; it must be a positive whole number of seconds.")
+  endif()
+
+  get_property(operators GLOBAL PROPERTY FORGE_OPERATORS)
+  if(name IN_LIST operators)
+    message(FATAL_ERROR "${context}: an operator of this name was already added; "
+      "its targets and tests would clash. Give each operator its own name.")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY FORGE_OPERATORS "${name}")
+
+  if(DEFINED arg_DIRECTORY)
+    cmake_path(ABSOLUTE_PATH arg_DIRECTORY BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE OUTPUT_VARIABLE card)
+  else()
+    set(card "${CMAKE_CURRENT_SOURCE_DIR}/${name}")
+  endif()
+
+  # Each role's files: the ones given (relative to the card), or the scaffolded defaults.
+  set(scaffold "${card}/window.toml" "${card}/README.md")
+  foreach(role IN ITEMS REFERENCE STUDENT BENCH PREP)
+    if(DEFINED arg_${role})
+      list(TRANSFORM arg_${role} PREPEND "${card}/" REGEX "^[^/]")
+      set(${role} ${arg_${role}})
+    else()
+      _forge_card_files(${role} "${card}" ${arg_BACKEND} defaults)
+      list(APPEND scaffold ${defaults})
+      if(role STREQUAL "PREP")
+        set(PREP "")  # a stub is scaffolded, but built only once it is passed as PREP
+      else()
+        set(${role} ${defaults})
+      endif()
+    endif()
+  endforeach()
+  _forge_scaffold("${name}" "${card}" ${arg_BACKEND} "${scaffold}")
+
+  _forge_include_dirs("${REFERENCE}" reference_dirs)
+  _forge_include_dirs("${STUDENT}" student_dirs)
+  _forge_include_dirs("${PREP}" prep_dirs)
+  _forge_check_student_apart("${context}" "${student_dirs}" "${reference_dirs}" "${prep_dirs}")
+
+  set(prefix forge_${name})
+  _forge_card_library(${prefix}_reference "${REFERENCE}" "${reference_dirs}" "${arg_LIBRARIES}")
+  _forge_card_library(${prefix}_student "${STUDENT}" "${student_dirs}" "${arg_LIBRARIES}")
+  add_executable(${prefix}_bench ${BENCH})
+  target_link_libraries(${prefix}_bench PRIVATE forge::bench ${prefix}_reference ${prefix}_student ${arg_LIBRARIES})
+
+  set(contract "${card}/window.toml")
+  if(PREP)
+    # The prep step sees the reference, never the student (SPEC section 8).
+    _forge_card_library(${prefix}_prep "${PREP}" "${prep_dirs}" "${prefix}_reference;${arg_LIBRARIES}")
+    target_link_libraries(${prefix}_bench PRIVATE ${prefix}_prep)
+    _forge_check_prep_includes("${name}" "${PREP}" "${STUDENT}")
+    _forge_add_prep_link_check(${name} ${arg_BACKEND} "${arg_LIBRARIES}")
+    # A prep source that starts including the student is found at the next build.
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PREP})
+  else()
+    set_property(GLOBAL APPEND PROPERTY FORGE_CONTRACTS_WITHOUT_PREP "${contract}")
+  endif()
+
+  # Validated with every other contract at the end of configure, and again
+  # whenever the file changes (the next build re-runs configure).
+  set_property(GLOBAL APPEND PROPERTY FORGE_CONTRACTS "${contract}")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${contract}")
+  set_property(GLOBAL APPEND PROPERTY FORGE_BUILD_TARGETS ${prefix}_bench)
+
+  set(gate "${arg_GATE}")
+  set(timeout "${arg_TIMEOUT}")
+  _forge_add_operator_tests(${name} "${card}" ${arg_BACKEND} "${gate}" "${timeout}" "${arg_LABELS}")
+endfunction()
+
+# The directories holding `files`: a card library's include path.
+function(_forge_include_dirs files out)
+  set(dirs "")
+  foreach(file IN LISTS files)
+    cmake_path(GET file PARENT_PATH dir)
+    list(APPEND dirs "${dir}")
+  endforeach()
+  list(REMOVE_DUPLICATES dirs)
+  set(${out} "${dirs}" PARENT_SCOPE)
+endfunction()
+
+# The student's headers must not be reachable from the reference's or the prep
+# step's include path, or the prep step could include them.
+function(_forge_check_student_apart context student_dirs reference_dirs prep_dirs)
+  foreach(student_dir IN LISTS student_dirs)
+    foreach(other IN LISTS reference_dirs prep_dirs)
+      cmake_path(IS_PREFIX other "${student_dir}" NORMALIZE inside)
+      if(inside)
+        message(FATAL_ERROR "${context}: the STUDENT files in ${student_dir} are inside ${other}, "
+          "a directory of the reference's or the prep step's files, so the prep step could include them. "
+          "Keep the student's files in a directory of their own (the card's student/).")
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
+
+# A card library: static when it has sources, interface when only headers.
+function(_forge_card_library target files include_dirs links)
+  set(sources "${files}")
+  list(FILTER sources INCLUDE REGEX "\\.(c|cc|cpp|cxx|cu)$")
+  if(sources)
+    add_library(${target} STATIC ${files})
+    set(scope PUBLIC)
+  else()
+    add_library(${target} INTERFACE ${files})
+    set(scope INTERFACE)
+  endif()
+  target_include_directories(${target} ${scope} ${include_dirs})
+  # forge::bench for the regions a HOST call marks and the prep step's PrepIo.
+  target_link_libraries(${target} ${scope} forge::bench ${links})
+endfunction()
+
+# Proof that the prep step links without the student: its objects linked into
+# an executable with everything but the student. A prep step calling student
+# code fails this link, naming the symbol, before the bench is built.
+function(_forge_add_prep_link_check name backend libraries)
+  set(prefix forge_${name})
+  set(main "${CMAKE_CURRENT_BINARY_DIR}/${name}/prep_link_check.cpp")
+  if(NOT EXISTS "${main}")
+    file(WRITE "${main}" "// Links the prep step of ${name} without its student (forge_add_operator).\nint main() { return 0; }\n")
+  endif()
+  add_executable(${prefix}_prep_link_check EXCLUDE_FROM_ALL "${main}" $<TARGET_OBJECTS:${prefix}_prep>)
+  target_link_libraries(${prefix}_prep_link_check PRIVATE ${prefix}_reference forge::bench ${libraries})
+  if(backend STREQUAL "CUDA")
+    set_target_properties(${prefix}_prep_link_check PROPERTIES LINKER_LANGUAGE CUDA)
+  endif()
+  add_dependencies(${prefix}_bench ${prefix}_prep_link_check)
+endfunction()

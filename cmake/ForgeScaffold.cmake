@@ -1,0 +1,67 @@
+# Scaffolding an operator card from templates/: every missing file of the card
+# is created with the operator's name substituted; a file that exists is never
+# touched. Each file is written to a temporary name and renamed into place
+# without replacing, so a reader never sees half a file and two configures
+# racing on one card cannot overwrite each other (or the author).
+include_guard(GLOBAL)
+
+# The default files of `role` (REFERENCE, STUDENT, BENCH, PREP) for `backend`,
+# as absolute paths in `card`: what forge_add_operator() builds when the role's
+# keyword is not given, and what the card is scaffolded with.
+function(_forge_card_files role card backend out)
+  if(backend STREQUAL "CUDA")
+    set(ext cu)
+  else()
+    set(ext cpp)
+  endif()
+  if(role STREQUAL "REFERENCE")
+    set(files reference/reference.hpp reference/reference.${ext})
+  elseif(role STREQUAL "STUDENT")
+    set(files student/student.hpp student/student.${ext})
+  elseif(role STREQUAL "BENCH")
+    set(files bench.${ext})
+  else()
+    set(files prep/prep.hpp prep/prep.cpp)
+  endif()
+  list(TRANSFORM files PREPEND "${card}/")
+  set(${out} "${files}" PARENT_SCOPE)
+endfunction()
+
+# Creates the missing files among `files` (absolute paths in `card`) from the
+# templates. Backend-specific templates live in templates/host and
+# templates/cuda, the rest (contract, README, prep step) in templates/.
+function(_forge_scaffold name card backend files)
+  get_property(templates GLOBAL PROPERTY FORGE_TEMPLATES_DIR)
+  string(TOLOWER "${backend}" backend_dir)
+  set(created "")
+  foreach(file IN LISTS files)
+    if(EXISTS "${file}")
+      continue()
+    endif()
+    file(RELATIVE_PATH relative "${card}" "${file}")
+    if(EXISTS "${templates}/${backend_dir}/${relative}")
+      set(template "${templates}/${backend_dir}/${relative}")
+    else()
+      set(template "${templates}/${relative}")
+    endif()
+    file(READ "${template}" content)
+    string(REPLACE "@FORGE_OPERATOR@" "${name}" content "${content}")
+
+    cmake_path(GET file PARENT_PATH parent)
+    file(MAKE_DIRECTORY "${parent}")
+    string(RANDOM LENGTH 8 nonce)
+    set(temporary "${file}.forge-${nonce}.tmp")
+    file(WRITE "${temporary}" "${content}")
+    file(RENAME "${temporary}" "${file}" NO_REPLACE RESULT renamed)
+    # Not renamed: someone created the file since we looked, and theirs stays.
+    # Renamed: CMake may have linked the new name without unlinking the old.
+    file(REMOVE "${temporary}")
+    if(renamed STREQUAL "0")
+      list(APPEND created "${relative}")
+    endif()
+  endforeach()
+  if(created)
+    list(JOIN created ", " created)
+    message(STATUS "forge_add_operator(${name}): scaffolded ${created} in ${card}")
+  endif()
+endfunction()

@@ -1,0 +1,75 @@
+# The CTest tests of an operator (names fixed by SPEC section 8) and the
+# project's forge.build fixture, which builds what they run so that
+# `cmake --preset X && ctest --preset X` never measures a stale binary.
+include_guard(GLOBAL)
+
+# forge.<name>.bench, .prep, .credit and, with a gate, .gate.
+function(_forge_add_operator_tests name card backend gate timeout labels)
+  set(contract "${card}/window.toml")
+  set(run_dir "${CMAKE_CURRENT_BINARY_DIR}/${name}")
+  set(eval "${run_dir}/eval.json")
+  file(MAKE_DIRECTORY "${run_dir}")
+  _forge_test_tool(forge)
+  string(TOLOWER "${backend}" backend_label)
+  if(labels)
+    set(labels ";${labels}")  # the user's LABELS, after ours
+  endif()
+
+  set(bench_args --contract "${contract}" --eval "${eval}" --operator "${name}")
+  if(FORGE_BENCH_QUICK)
+    list(APPEND bench_args --quick)
+  endif()
+  add_test(NAME forge.${name}.bench COMMAND forge_${name}_bench ${bench_args} WORKING_DIRECTORY "${run_dir}")
+  # The bench exits 77 when the backend has no device: CTest's skip.
+  set_tests_properties(forge.${name}.bench PROPERTIES
+    FIXTURES_SETUP forge.${name}
+    FIXTURES_REQUIRED forge.build
+    LABELS "forge;bench;${backend_label}${labels}"
+    SKIP_RETURN_CODE 77)
+  if(backend STREQUAL "CUDA")
+    # With `ctest --resource-spec-file`, each CUDA bench gets a GPU of its own;
+    # the harness reads CTEST_RESOURCE_GROUP_0_GPUS to pick the device.
+    set_tests_properties(forge.${name}.bench PROPERTIES RESOURCE_GROUPS "gpus:1")
+  endif()
+
+  set(checks forge.${name}.prep forge.${name}.credit)
+  add_test(NAME forge.${name}.prep COMMAND ${forge} prep --contract "${contract}" --eval "${eval}")
+  add_test(NAME forge.${name}.credit COMMAND ${forge} credit --contract "${contract}" --eval "${eval}" --ctest)
+  if(NOT gate STREQUAL "")
+    add_test(NAME forge.${name}.gate COMMAND ${forge} credit --contract "${contract}" --eval "${eval}" --gate ${gate})
+    list(APPEND checks forge.${name}.gate)
+  endif()
+  # A skipped bench still lets its fixture's tests run: with no eval.json the
+  # checks exit 77 and skip themselves.
+  set_tests_properties(${checks} PROPERTIES
+    FIXTURES_REQUIRED forge.${name}
+    LABELS "forge;check${labels}"
+    SKIP_RETURN_CODE 77)
+
+  if(NOT timeout STREQUAL "")
+    set_tests_properties(forge.${name}.bench ${checks} PROPERTIES TIMEOUT ${timeout})
+  endif()
+endfunction()
+
+# forge.build: once per project, in the top-level directory.
+function(_forge_add_build_test)
+  get_property(targets GLOBAL PROPERTY FORGE_BUILD_TARGETS)
+  if(NOT targets)
+    return()
+  endif()
+  # In a source build the checks run this project's forge: build it too.
+  if(TARGET forge::forge)
+    get_target_property(tool forge::forge ALIASED_TARGET)
+    if(tool)
+      list(APPEND targets "${tool}")
+    endif()
+  endif()
+  set(config_args "")
+  get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  if(multi_config)
+    set(config_args --config "$<CONFIG>")
+  endif()
+  add_test(NAME forge.build
+    COMMAND "${CMAKE_COMMAND}" --build "${CMAKE_BINARY_DIR}" ${config_args} --target ${targets})
+  set_tests_properties(forge.build PROPERTIES FIXTURES_SETUP forge.build LABELS forge)
+endfunction()

@@ -1,0 +1,124 @@
+# Configure-time validation: every registered contract is checked by one
+# `forge check` process at the end of configure, together with the static
+# card checks (SPEC section 8), and any refusal stops configure with every
+# finding printed as `file:line:col: error[code]: message`.
+include_guard(GLOBAL)
+
+# Records a finding of a static card check, printed with the contracts' findings.
+function(_forge_card_finding file line column code message)
+  set_property(GLOBAL APPEND PROPERTY FORGE_CARD_FINDINGS "${file}:${line}:${column}: error[${code}]: ${message}")
+endfunction()
+
+# prep-uses-student: a prep source or header that includes a file the STUDENT
+# list names (matched by file name, wherever the include points). The prep
+# target cannot see the student's directory anyway; this names the line.
+function(_forge_check_prep_includes name prep_files student_files)
+  set(student_names "")
+  foreach(file IN LISTS student_files)
+    cmake_path(GET file FILENAME file_name)
+    list(APPEND student_names "${file_name}")
+  endforeach()
+
+  foreach(source IN LISTS prep_files)
+    if(NOT EXISTS "${source}")
+      continue()  # the build names a missing source
+    endif()
+    file(READ "${source}" text)
+    string(REGEX MATCHALL "#[ \t]*include[ \t]*[<\"][^>\"\n]+[>\"]" includes "${text}")
+    foreach(include IN LISTS includes)
+      string(REGEX REPLACE "^#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]$" "\\1" header "${include}")
+      cmake_path(GET header FILENAME header_name)
+      if(NOT header_name IN_LIST student_names)
+        continue()
+      endif()
+      # Where it is: count the lines before the first occurrence.
+      string(FIND "${text}" "${include}" offset)
+      string(SUBSTRING "${text}" 0 ${offset} before)
+      string(REGEX MATCHALL "\n" newlines "${before}")
+      list(LENGTH newlines line)
+      math(EXPR line "${line} + 1")
+      string(FIND "${before}" "\n" line_start REVERSE)
+      math(EXPR column "${offset} - ${line_start}")
+      _forge_card_finding("${source}" ${line} ${column} prep-uses-student
+        "the prep step of ${name} includes \"${header}\", a file of its STUDENT sources. The prep step runs outside every timed window and may use the reference, never the student: include the reference's header instead, or move what both need into the reference.")
+    endforeach()
+  endforeach()
+endfunction()
+
+# `path:line:col: severity[code]: message` for one finding of `forge check --format json`.
+function(_forge_format_finding path finding out)
+  foreach(key IN ITEMS code severity message line column)
+    string(JSON ${key} GET "${finding}" ${key})
+  endforeach()
+  set(where "${path}")
+  if(NOT line STREQUAL "null")
+    string(APPEND where ":${line}:${column}")
+  endif()
+  set(${out} "${where}: ${severity}[${code}]: ${message}" PARENT_SCOPE)
+endfunction()
+
+# One `forge check` over every registered contract, plus prep-step-missing for
+# the cards without PREP sources whose contract needs a prep step.
+function(_forge_validate)
+  get_property(contracts GLOBAL PROPERTY FORGE_CONTRACTS)
+  if(NOT contracts)
+    return()
+  endif()
+  get_property(without_prep GLOBAL PROPERTY FORGE_CONTRACTS_WITHOUT_PREP)
+  # The findings, one per line (a message may hold a semicolon: no CMake list).
+  get_property(card_findings GLOBAL PROPERTY FORGE_CARD_FINDINGS)
+  list(LENGTH card_findings errors)
+  list(JOIN card_findings "\n" report)
+
+  _forge_configure_tool(forge)
+  execute_process(COMMAND "${forge}" check --format json ${contracts}
+    RESULT_VARIABLE result OUTPUT_VARIABLE json ERROR_VARIABLE stderr)
+  if(NOT result MATCHES "^(0|13)$")
+    message(FATAL_ERROR "ForgeKernel: `${forge} check` failed (exit ${result}) on the operators' contracts:\n${stderr}")
+  endif()
+  if(result EQUAL 13)
+    math(EXPR errors "${errors} + 1")
+  endif()
+
+  set(index 0)
+  foreach(contract_path IN LISTS contracts)
+    string(JSON contract GET "${json}" contracts ${index})
+    math(EXPR index "${index} + 1")
+    string(JSON count LENGTH "${contract}" findings)
+    if(count GREATER 0)
+      math(EXPR last "${count} - 1")
+      foreach(i RANGE ${last})
+        string(JSON finding GET "${contract}" findings ${i})
+        _forge_format_finding("${contract_path}" "${finding}" line)
+        string(APPEND report "\n${line}")
+      endforeach()
+    endif()
+    if(NOT contract_path IN_LIST without_prep)
+      continue()
+    endif()
+    # The prep-produced symmetrize entries of a card that has no prep step.
+    string(JSON count ERROR_VARIABLE absent LENGTH "${contract}" prep_entries)
+    if(absent OR count EQUAL 0)
+      continue()
+    endif()
+    math(EXPR last "${count} - 1")
+    foreach(i RANGE ${last})
+      string(JSON entry GET "${contract}" prep_entries ${i})
+      foreach(key IN ITEMS subject line column)
+        string(JSON ${key} GET "${entry}" ${key})
+      endforeach()
+      string(APPEND report "\n${contract_path}:${line}:${column}: error[prep-step-missing]: ${subject} is a symmetrize input produced outside the timed windows, but this operator has no prep step: pass its sources with PREP (see the card's prep/ and README.md).")
+      math(EXPR errors "${errors} + 1")
+    endforeach()
+  endforeach()
+
+  string(STRIP "${report}" report)
+  if(NOT report STREQUAL "")
+    message(NOTICE "${report}")
+  endif()
+  if(errors GREATER 0)
+    message(FATAL_ERROR "ForgeKernel: operator cards refused (findings above). "
+      "Configure stops until every window.toml is declared and consistent and every card's prep step is in place; "
+      "`forge check <card>` prints the contract's findings again.")
+  endif()
+endfunction()

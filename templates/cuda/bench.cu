@@ -1,0 +1,41 @@
+// The bench of @FORGE_OPERATOR@: its workloads, their inputs, and each side's
+// timed call, launched on io.stream() (the stream the harness times). The harness
+// hands each call exactly the tensors window.toml declares for its side (in
+// device memory), checks the outputs against each other and writes eval.json.
+#include <vector>
+
+#include <forge/bench/bench.hpp>
+
+#include "reference.hpp"
+#include "student.hpp"
+
+namespace fb = forge::bench;
+
+namespace {
+
+fb::Bench make_bench() {
+    fb::Bench bench{fb::Backend::cuda};
+    // The verdict is the geometric mean over these (at least three).
+    bench.workload("n65536", {{"n", 65536}}, 1)
+        .workload("n262144", {{"n", 262144}}, 2)
+        .workload("n1048576", {{"n", 1048576}}, 3);
+    bench.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
+        rng.normal(in.add("x", {w["n"]}, fb::DType::fp32));
+    });
+    bench.outputs([](const fb::Workload& w) {
+        return std::vector<fb::TensorSpec>{{"y", {w["n"]}, fb::DType::fp32}};
+    });
+    bench.reference([](fb::Io& io) {
+        const fb::Tensor& x = io.in("x");
+        reference::@FORGE_OPERATOR@(x.data<float>(), io.out("y").data<float>(), x.numel(), io.stream());
+    });
+    bench.student([](fb::Io& io) {
+        const fb::Tensor& x = io.in("x");
+        student::@FORGE_OPERATOR@(x.data<float>(), io.out("y").data<float>(), x.numel(), io.stream());
+    });
+    return bench;
+}
+
+}  // namespace
+
+FORGE_BENCH_MAIN(make_bench)

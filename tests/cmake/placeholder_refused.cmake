@@ -1,0 +1,34 @@
+# A new operator is scaffolded from the templates, and its placeholder contract
+# (undeclared) stops configure, every finding named by file:line:col.
+include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
+
+set(source "${WORK_DIR}/consumer")
+write_consumer("${source}" "forge_add_operator(softmax BACKEND HOST)")
+configure_consumer("${source}" "${WORK_DIR}/build" result log)
+if(result EQUAL 0)
+  fail("configure accepted the scaffolded placeholder contract:\n${log}")
+endif()
+
+set(toml "${source}/softmax/window.toml")
+foreach(list IN ITEMS reference].inputs reference].outputs student].inputs student].outputs)
+  # Each empty list is a finding of its own, at its line and column.
+  string(REPLACE "." "\\." list "${list}")
+  expect_match("${log}" "${toml}:[0-9]+:[0-9]+: error\\[list-empty\\]: [^\n]*\\[${list}" "the findings of the placeholder")
+endforeach()
+
+# The card is complete, HOST variant, with the name substituted everywhere.
+foreach(file IN ITEMS window.toml README.md reference/reference.hpp reference/reference.cpp
+                      student/student.hpp student/student.cpp bench.cpp prep/prep.hpp prep/prep.cpp)
+  if(NOT EXISTS "${source}/softmax/${file}")
+    fail("the scaffold did not create softmax/${file}")
+  endif()
+  file(READ "${source}/softmax/${file}" text)
+  expect_no_match("${text}" "@FORGE_OPERATOR@" "softmax/${file}")
+  expect_no_match("${text}" "\\.forge-[a-zA-Z0-9]+\\.tmp" "softmax/${file}")
+endforeach()
+file(READ "${source}/softmax/bench.cpp" bench)
+expect_match("${bench}" "reference::softmax\\(" "the bench calls the reference by the operator's name")
+file(GLOB leftovers "${source}/softmax/*.tmp" "${source}/softmax/*/*.tmp")
+if(leftovers)
+  fail("temporary files left behind: ${leftovers}")
+endif()

@@ -1,0 +1,93 @@
+# The prep step's static checks (prep-step-missing, prep-uses-student) and its
+# isolation from the student: its objects must link without the student.
+include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
+
+set(source "${WORK_DIR}/consumer")
+set(card "${source}/scale")
+set(build "${WORK_DIR}/build")
+write_consumer("${source}" "forge_add_operator(scale BACKEND HOST)")
+configure_consumer("${source}" "${build}" result log)  # scaffolds
+# `x2` reaches both timed calls from a prep step (entry at line 14).
+file(WRITE "${card}/window.toml" [=[
+schema_version = 1
+
+[reference]
+inputs = ["x", "x2"]
+outputs = ["y"]
+
+[student]
+inputs = ["x", "x2"]
+outputs = ["y"]
+
+# x2 = x * x, made outside every timed window
+
+[[asymmetry]]
+ref_input = "x2"
+class = "symmetrize"
+produced_by = "prep"
+derived_from = "x"
+shape = [4]
+dtype = "fp32"
+]=])
+
+# No PREP sources, though the contract needs a prep step.
+configure_consumer("${source}" "${build}" result log)
+if(result EQUAL 0)
+  fail("configure accepted a contract with a prep-produced input and no PREP sources:\n${log}")
+endif()
+expect_match("${log}" "${card}/window.toml:14:[0-9]+: error\\[prep-step-missing\\]: [^\n]*ref_input=x2" "prep-step-missing")
+
+# A prep step that includes the student's header (line 3).
+write_consumer("${source}" "forge_add_operator(scale BACKEND HOST PREP prep/prep.cpp prep/prep.hpp)")
+file(WRITE "${card}/prep/prep.cpp" "#include \"prep.hpp\"\n\n  #include \"../student/student.hpp\"\n\nnamespace prep {\nvoid scale(forge::bench::PrepIo&) {}\n}\n")
+configure_consumer("${source}" "${build}" result log)
+if(result EQUAL 0)
+  fail("configure accepted a prep step that includes the student:\n${log}")
+endif()
+expect_match("${log}" "${card}/prep/prep.cpp:3:3: error\\[prep-uses-student\\]: [^\n]*student\\.hpp" "prep-uses-student")
+expect_no_match("${log}" "prep-step-missing" "the card has a prep step now")
+
+# A prep step that uses the reference links on its own ...
+file(WRITE "${card}/prep/prep.cpp" [=[
+#include "prep.hpp"
+#include "reference.hpp"
+
+namespace prep {
+void scale(forge::bench::PrepIo& io) {
+    const forge::bench::Tensor& x = io.in("x");
+    forge::bench::Tensor& x2 = io.out("x2", x.shape(), forge::bench::DType::fp32);
+    reference::scale(x.data<float>(), x2.data<float>(), x.numel());
+}
+}  // namespace prep
+]=])
+configure_ok("${source}" "${build}")
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_scale_prep_link_check
+  RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
+if(NOT result EQUAL 0)
+  fail("a prep step that uses only the reference did not link:\n${log}")
+endif()
+
+# ... one that calls the student (declared by hand, no include) does not.
+file(WRITE "${card}/prep/prep.cpp" [=[
+#include <cstdint>
+
+#include "prep.hpp"
+
+namespace student {
+void scale(const float* x, float* y, std::int64_t n);
+}
+
+namespace prep {
+void scale(forge::bench::PrepIo& io) {
+    const forge::bench::Tensor& x = io.in("x");
+    forge::bench::Tensor& x2 = io.out("x2", x.shape(), forge::bench::DType::fp32);
+    student::scale(x.data<float>(), x2.data<float>(), x.numel());
+}
+}  // namespace prep
+]=])
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_scale_bench
+  RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
+if(result EQUAL 0)
+  fail("a prep step that calls the student's code linked:\n${log}")
+endif()
+expect_match("${log}" "undefined reference to [^\n]*student::scale" "the link names the student's symbol")
