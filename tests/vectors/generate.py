@@ -93,8 +93,21 @@ class Raw:
 def toml_string(s: str, rng: random.Random) -> str:
     literal_ok = all(c not in "'\n\r" and (ord(c) >= 0x20 or c == "\t") and ord(c) != 0x7f
                      for c in s)
-    if literal_ok and rng.random() < 0.25:
+    r = rng.random()
+    if literal_ok and r < 0.25:
         return "'" + s + "'"
+    if literal_ok and r < 0.27:
+        return "'''\n" + s + "'''"  # the newline after the opening quotes is trimmed
+    if r < 0.30:
+        cut = s.find(" ")
+        if 0 <= cut < len(s) - 1 and not s[cut + 1].isspace():
+            # a line-ending backslash: the newline and the indentation after it vanish
+            return '"""' + escape_basic(s[:cut + 1]) + '\\\n    ' + escape_basic(s[cut + 1:]) + '"""'
+        return '"""' + escape_basic(s) + '"""'
+    return '"' + escape_basic(s) + '"'
+
+
+def escape_basic(s: str) -> str:
     out = []
     for c in s:
         if c == '"':
@@ -109,11 +122,13 @@ def toml_string(s: str, rng: random.Random) -> str:
             out.append(f"\\u{ord(c):04X}")
         else:
             out.append(c)
-    return '"' + "".join(out) + '"'
+    return "".join(out)
 
 
-def toml_key(k: str) -> str:
-    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else json.dumps(k)
+def toml_key(k: str, rng: random.Random | None = None) -> str:
+    if re.fullmatch(r"[A-Za-z0-9_-]+", k) and not (rng and rng.random() < 0.03):
+        return k
+    return json.dumps(k, ensure_ascii=False)
 
 
 def toml_value(v, rng: random.Random) -> str:
@@ -132,7 +147,7 @@ def toml_value(v, rng: random.Random) -> str:
         trailing = "," if v and rng.random() < 0.1 else ""
         return "[" + sep.join(toml_value(x, rng) for x in v) + trailing + "]"
     if isinstance(v, dict):
-        return "{ " + ", ".join(f"{toml_key(k)} = {toml_value(x, rng)}" for k, x in v.items()) + " }"
+        return "{ " + ", ".join(f"{toml_key(k, rng)} = {toml_value(x, rng)}" for k, x in v.items()) + " }"
     raise TypeError(type(v))
 
 
@@ -152,29 +167,37 @@ def emit_toml(doc: dict, rng: random.Random) -> str:
     sections: list[str] = []
     if rng.random() < 0.3:
         head.append("# window.toml: the timed-window contract")
+    blocks: list[list[str]] = []
+    pad = " " if rng.random() < 0.05 else ""
     for k, v in doc.items():
         style = rng.random()
         if is_table(v):
             if style < 0.15 and v:
-                head.append(f"{toml_key(k)} = {toml_value(v, rng)}")
+                head.append(f"{toml_key(k, rng)} = {toml_value(v, rng)}")
             elif style < 0.25 and v and all(not is_table(x) for x in v.values()):
-                head.extend(f"{toml_key(k)}.{toml_key(kk)} = {toml_value(vv, rng)}"
+                head.extend(f"{toml_key(k)}.{toml_key(kk, rng)} = {toml_value(vv, rng)}"
                             for kk, vv in v.items())
             else:
-                sections += ["", f"[{toml_key(k)}]"]
-                sections += [f"{toml_key(kk)} = {toml_value(vv, rng)}" for kk, vv in v.items()]
+                block = ["", f"[{pad}{toml_key(k, rng)}{pad}]"]
+                block += [f"{toml_key(kk, rng)} = {toml_value(vv, rng)}" for kk, vv in v.items()]
+                blocks.append(block)
         elif is_table_array(v):
             if style < 0.12:
                 head.append(f"{toml_key(k)} = [")
                 head += [f"  {toml_value(item, rng)}," for item in v]
                 head.append("]")
             else:
+                block = []
                 for item in v:
                     comment = "  # keyed by exactly one kind" if rng.random() < 0.1 else ""
-                    sections += ["", f"[[{toml_key(k)}]]{comment}"]
-                    sections += [f"{toml_key(kk)} = {toml_value(vv, rng)}" for kk, vv in item.items()]
+                    block += ["", f"[[{pad}{toml_key(k)}{pad}]]{comment}"]
+                    block += [f"{toml_key(kk, rng)} = {toml_value(vv, rng)}" for kk, vv in item.items()]
+                blocks.append(block)
         else:
-            head.append(f"{toml_key(k)} = {toml_value(v, rng)}")
+            head.append(f"{toml_key(k, rng)} = {toml_value(v, rng)}")
+    if rng.random() < 0.2:
+        rng.shuffle(blocks)  # tables in any order: [[asymmetry]] before [reference], ...
+    sections = [line for block in blocks for line in block]
     text = "\n".join(head + sections).lstrip("\n") + "\n"
     if rng.random() < 0.05:
         text = text.replace("\n", "\r\n")
@@ -186,7 +209,7 @@ def emit_toml(doc: dict, rng: random.Random) -> str:
 TENSORS = ["q", "k", "v", "do", "A", "beta", "g", "g_cumsum", "lse", "mean", "rstd", "x", "w",
            "b", "dy", "weight", "bias", "scale", "cos", "sin", "mask", "idx", "offsets",
            "state", "h0", "gamma", "dt", "B", "C", "D", "logits", "labels", "probs", "z",
-           "workspace", "x.grad", "dq-tile", "α", "out_0", "kv_cache", "it's", "sm_scale"]
+           "workspace", "x.grad", "dq-tile", "α", "out_0", "kv_cache", "it's", "sm_scale", "x\\y"]
 OUTPUTS = ["dq", "dk", "dv", "dbeta", "dg", "dx", "dw", "db", "y", "out", "dA", "dh0", "loss",
            "lse_out", "dgamma", "dstate", "probs_out", "ddt", "dB", "dC", "grad_in"]
 DTYPES = ["bf16", "fp32", "fp16", "torch.bfloat16", "float32", "half", "int64", "i32", "e4m3",
@@ -205,6 +228,22 @@ PYTHON_ONLY_REGEXES = ["(?P<step>chunk)_\\d", "(?P<n>x)(?P=n)", "(?P<pre>k1)_sol
 # Invalid in both dialects.
 INVALID_REGEXES = ["(", ")", "[", "[z-a]", "*", "+x", "?", "a{2,1}", "(?", "\\", "(ab", "ab)",
                    "[ab", "k1_(", "(?P<n>x", "a**b"]
+# Where Python 3.11's `re` and Boost's Perl syntax part ways; the reference's
+# verdict (Python's) is the one to reach. Used for validity (findings) only.
+DIALECT_REGEXES = [
+    # refused by Python, accepted by Boost
+    "a(?i)b", r"\p{L}", r"\e", "(?<n>x)", r"\G", "(?|a|b)", r"[a-\d]", r"\cA",
+    # accepted by Python, refused by Boost
+    r"(?a)\w", r"\N{EM DASH}",
+    # accepted by both, read differently
+    "{", "a{,3}", "[]a]", "(?x) k1 _", "(a)(?(1)b|c)", r"\Z", "(?s).", r"\u0041", "a++", "a{3",
+    "[[:alpha:]]_kernel", "(?#comment)k1",
+    # refused by both
+    "(?<=a|bc)x", "(?<=a+)b", "x{2}{3}", "(?P<1>x)", r"\k<n>", r"[\d-z]", r"\1", r"(a)\2", "(?L)a"]
+# Python semantics a match must follow (Boost reads some of them otherwise).
+PYTHON_MATCH_REGEXES = ["(?x) k1 _", "a{,3}b", r"\u0041_kernel", "(?s)k1.", r"xyz_kernel\Z",
+                        r"\x6b2_", "(?P<c>copy)_kernel", "[]k]1_", r"^\w+_kernel$", "^.{4}_kernel$",
+                        "(?i)ЯДРО", "é$", r"_\W+$", r"^noyau_\w$"]
 WORDS = ["per-chunk solve", "saved by forward", "warm cuBLAS workspace", "", "LSE from fwd",
          "the reference's mean/rstd", "ünïcode note", 'quote " inside', "back\\slash"]
 
@@ -215,6 +254,8 @@ def pick_regex(rng: random.Random, invalid_rate: float) -> str:
         return rng.choice(INVALID_REGEXES)
     if r < invalid_rate + 0.12:
         return rng.choice(PYTHON_ONLY_REGEXES)
+    if r < invalid_rate + 0.12 + 0.1 * (invalid_rate > 0):
+        return rng.choice(DIALECT_REGEXES)
     return rng.choice(VALID_REGEXES)
 
 
@@ -227,6 +268,8 @@ def pad(name: str, rng: random.Random) -> str:
         return name + "  "
     if r < 0.065:
         return "\u00a0" + name  # str.strip() strips Unicode whitespace too
+    if r < 0.07:
+        return name + rng.choice(["\x1f", "\x85", "\u3000"])  # so does it these
     return name
 
 
@@ -322,7 +365,8 @@ def scenario(rng: random.Random, *, price_only_regexes: bool = False,
         elif ref_input_entries and not chance(0.1):
             host = rng.choice(ref_input_entries)
             prev = host.get("derived_from", "")
-            sep = rng.choice([", ", " ", ","]) if not chance(0.05) else "\u2003"
+            sep = (rng.choice([", ", " ", ","]) if rng.random() > 0.1
+                   else rng.choice(["\u2003", "\x1f", ",\x85"]))  # \s in Python's re
             host["derived_from"] = (prev + sep + name) if prev else name
     for name in common_in:
         if rng.random() < 0.35:
@@ -452,6 +496,7 @@ SYNTAX_BREAKS = [
     ("bad-number", lambda t: t + "n = 1__0\n"),
     ("leading-zero", lambda t: t + "n = 007\n"),
     ("unicode-bare-key", lambda t: t + "α = 1\n"),
+    ("byte-order-mark", lambda t: "\ufeff" + t),
 ]
 
 SCHEMA_VERSIONS = [Raw("0"), Raw("2"), Raw("-1"), Raw('"1"'), Raw("1.5"), Raw("2.0"),
@@ -736,13 +781,31 @@ CANON = {"bf16": "bf16", "bfloat16": "bf16", "torch.bfloat16": "bf16", "BF16": "
 OTHER_DTYPES = ["fp16", "fp32", "bf16", "int8", "torch.int32", "float64", "e4m3", "complex64", None]
 
 
-def prep_block(prep: list[dict], rng: random.Random, mutate: float) -> dict | None:
+# What a bench may write that the reference reads with int(), str() and
+# normalize_dtype() (a value it would raise on is left out: ForgeKernel refuses those).
+def coerced_shape(shape: list[int], rng: random.Random) -> list:
+    return rng.choice([[float(x) for x in shape], [str(x) for x in shape], [f" {x} " for x in shape],
+                       [x + 0.7 for x in shape], [True] * len(shape) if set(shape) == {1} else list(shape)])
+
+
+def coerced_dtype(dtype: str, rng: random.Random) -> object:
+    canon = CANON.get(dtype, dtype.strip().lower())
+    return rng.choice([("TORCH." + canon).upper(), f"  {canon.upper()}\t", 16, 0, False, ""])
+
+
+def prep_block(prep: list[dict], rng: random.Random, mutate: float, coerced: list[str]) -> dict | None:
     outputs: dict = {}
     for e in prep:
         name = e["ref_input"]
         canon = CANON.get(e["dtype"], e["dtype"].strip().lower())
         dtype = rng.choice(ALIASES.get(canon, [canon]) + [e["dtype"]])
         got: dict = {"shape": list(e["shape"]), "dtype": dtype}
+        if rng.random() < 0.08:
+            got["shape"] = coerced_shape(e["shape"], rng)
+            coerced.append("shape")
+        if rng.random() < 0.06:
+            got["dtype"] = coerced_dtype(e["dtype"], rng)
+            coerced.append("dtype")
         r = rng.random()
         if r < mutate * 0.25:
             continue  # missing
@@ -767,6 +830,9 @@ def prep_block(prep: list[dict], rng: random.Random, mutate: float) -> dict | No
     if r < mutate * 0.25:
         names = [e["ref_input"] for e in prep] or ["state"]
         block["mutated"] = rng.sample(names, rng.randint(1, len(names)))
+    elif r < mutate * 0.25 + 0.04:
+        block["mutated"] = rng.choice(["dt", [1, "x"], {"a": 1}, None, [None]])
+        coerced.append("mutated")
     elif r < 0.6:
         block["mutated"] = []
     if rng.random() < 0.7:
@@ -779,20 +845,25 @@ def prep_block(prep: list[dict], rng: random.Random, mutate: float) -> dict | No
     return block
 
 
-def prep_report(prep: list[dict], rng: random.Random) -> tuple[object, bool, str | None]:
-    """(report, multi-workload?, difference note)."""
+def prep_report(prep: list[dict], rng: random.Random) -> tuple[object, bool, str | None, str]:
+    """(report, multi-workload?, difference note, tag)."""
     mutate = rng.choice([0.0, 0.3, 0.6, 1.0])
+    coerced: list[str] = []
     r = rng.random()
     if r < 0.05:
-        return None, False, None
+        return None, False, None, "no-block"
     if r < 0.35:
-        return prep_block(prep, rng, mutate), False, None
+        block = prep_block(prep, rng, mutate, coerced)
+        return block, False, None, "single" + (":coerced" if coerced else "")
     n = rng.randint(1, 4)
     names = rng.sample(["m4096_n4096", "m1024_n8192", "small", "b2_t512", "w3", "long_seq"], n)
     workloads = []
-    shared = prep_block(prep, rng, mutate) if rng.random() < 0.4 else None
+    shared = prep_block(prep, rng, mutate, coerced) if rng.random() < 0.4 else None
     for i, name in enumerate(names):
-        block = shared if shared is not None else prep_block(prep, rng, mutate)
+        block = shared if shared is not None else prep_block(prep, rng, mutate, coerced)
+        if rng.random() < 0.05:
+            name = rng.choice([None, 3])  # str() of it tags the workload
+            coerced.append("name")
         if block is None:
             sub: object = rng.choice([None, "w", 7]) if rng.random() < 0.5 else {"name": name}
         else:
@@ -806,13 +877,15 @@ def prep_report(prep: list[dict], rng: random.Random) -> tuple[object, bool, str
         report["mutated"] = workloads[0].get("mutated", [])
     if rng.random() < 0.05:
         report["workloads"] = []
-        report.update(prep_block(prep, rng, mutate) or {})
-        return report, False, None
+        report.update(prep_block(prep, rng, mutate, coerced) or {})
+        return report, False, None, "empty-workloads" + (":coerced" if coerced else "")
     note = None
+    tag = ("multi-shared" if shared is not None else "multi") + (":coerced" if coerced else "")
     if not any(isinstance(w, dict) for w in workloads):
         note = ("README difference 5: a non-empty workloads list with no object gets no problems "
                 "from the reference; ForgeKernel reports prep-unreported")
-    return report, True, note
+        tag = "multi-no-object"
+    return report, True, note, tag
 
 
 def workload_tags(report: dict) -> list[str]:
@@ -832,7 +905,9 @@ def expected_problem(message: str, multi: bool) -> dict:
     if groups.get("tensor"):
         problem["subject"] = ast.literal_eval(groups["tensor"])
     if code == "prep-mutated":
-        problem["tensors"] = groups["tensors"].split(", ")
+        # One problem per block naming every mutated tensor, as the reference
+        # words it (include/forge/prep/prep_check.hpp chose that subject).
+        problem["subject"] = groups["tensors"]
     problem["workloads"] = workloads
     return problem
 
@@ -841,8 +916,13 @@ def prep_vectors(reference: Path, rng: random.Random) -> list[dict]:
     cases = []
     for _ in range(320):
         doc, prep = prep_contract(rng)
-        report, multi, note = prep_report(prep, rng)
-        cases.append({"toml": emit_toml(doc, rng), "report": report, "multi": multi, "note": note})
+        report, multi, note, tag = prep_report(prep, rng)
+        if not prep:
+            tag += ":no-prep-entries"
+        elif not doc["student"]["inputs"]:
+            tag += ":undeclared"
+        cases.append({"toml": emit_toml(doc, rng), "report": report, "multi": multi, "note": note,
+                      "tag": tag})
     answers = ask_oracle(reference, [{"op": "prep", "toml": c["toml"], "report": c["report"]}
                                      for c in cases])
     out = []
@@ -850,7 +930,7 @@ def prep_vectors(reference: Path, rng: random.Random) -> list[dict]:
         if "error" in answer:
             raise SystemExit(f"a prep contract does not parse: {answer['error']}")
         problems = [expected_problem(m, case["multi"]) for m in answer["problems"]]
-        vec = {"id": f"prep-{n:04d}", "toml": case["toml"], "report": case["report"]}
+        vec = {"id": f"prep-{n:04d}", "tag": case["tag"], "toml": case["toml"], "report": case["report"]}
         if case["note"]:
             # README difference 5; the reference says nothing, so neither do we about workloads.
             assert problems == [], problems
@@ -883,7 +963,8 @@ KERNEL_NAMES = ["k1_solve_kernel", "k2_chunk_fwd", "chunk_3_bwd", "triton_red_fu
                 "aab_kernel", "xyz_kernel", "(anonymous namespace)::cumsum_kernel",
                 "dq_kernel", "dk_kernel", "lazy_start_to_end", "k2_kernel", "kk2_copy",
                 "xx_fused_yy", "abab_kernel", "A_kernel", "norm", "fwd_then_bwd_kernel",
-                "sm90.gemm_tile", "at::native::vectorized_elementwise_kernel<4>"]
+                "sm90.gemm_tile", "at::native::vectorized_elementwise_kernel<4>", "ядро_kernel",
+                "noyau_é"]
 
 
 def kernel_table(rng: random.Random, dup: bool, regexes: list[str]) -> list[dict]:
@@ -942,7 +1023,7 @@ def credit_contract(rng: random.Random) -> tuple[dict, dict[str, list[str]]]:
             cls = rng.choice(["price", "price", "price", "accept"])
             e = {kind: name, "class": cls, "produced_by": "forward"}
             if cls == "price" and rng.random() < 0.85:
-                regex = rng.choice(VALID_REGEXES + PYTHON_ONLY_REGEXES)
+                regex = rng.choice(VALID_REGEXES + PYTHON_ONLY_REGEXES + PYTHON_MATCH_REGEXES)
                 e[REGEX_KEY[PAYER[kind]]] = regex
             entries.append(e)
     for name in common[:1]:
@@ -983,6 +1064,44 @@ def profiler_for(rows: list[dict] | None, ms: float, rng: random.Random) -> dict
     return prof
 
 
+# Coverages whose 3-decimal rounding is a tie, or looks like one in decimal:
+# Python's round() goes half-to-even on the exact binary value.
+ROUNDING_PROBES = [0.8125, 1.0625, 0.9375, 1.1875, 0.8005, 1.0015, 0.9995, 1.1235, 0.8345, 1.0005,
+                   1.0785, 0.9005]
+
+
+def rounding_probe(req: dict, side: str, rng: random.Random) -> None:
+    cov = rng.choice(ROUNDING_PROBES)
+    ms = rng.choice([1.0, 0.5, 0.25, 2.0])
+    req[f"{side}_ms"] = ms
+    req[f"{side}_profiler"] = {"total_ns": cov * ms * 1e6, "calls": 1}
+
+
+# Rows and digests as a bench might write them: the reference reads them with
+# str(), float() and `or 0.0` (so does ForgeKernel's eval reader).
+LENIENT_ROW_EDITS = [("name", None), ("name", 5), ("name", "<drop>"), ("time_ns", "123.5"),
+                     ("time_ns", "abc"), ("time_ns", None), ("time_ns", "<drop>"), ("time_ns", True),
+                     ("time_ns", " 2500 "), ("launches", "<drop>"), ("pct", "<drop>"), ("time_ns", "1e4")]
+LENIENT_DIGESTS = [{}, {"total_ns": "5000.5", "calls": 1}, {"total_ns": None, "calls": 1},
+                   {"total_ns": 100000.0, "calls": 0}, {"total_ns": 100000.0, "calls": None},
+                   {"total_ns": 100000.0, "calls": "2"}, {"total_ns": 100000.0, "calls": 2.0},
+                   {"total_ns": "n/a", "calls": 1}, {"calls": 1}]
+
+
+def lenient(req: dict, rng: random.Random) -> None:
+    side = rng.choice(["student", "ref"])
+    rows = req[f"{side}_kernels"]
+    if rows and rng.random() < 0.7:
+        row = rng.choice(rows)
+        key, value = rng.choice(LENIENT_ROW_EDITS)
+        if value == "<drop>":
+            row.pop(key, None)
+        else:
+            row[key] = value
+    else:
+        req[f"{side}_profiler"] = dict(rng.choice(LENIENT_DIGESTS))
+
+
 def credit_case(rng: random.Random) -> tuple[dict, str | None]:
     doc, regexes = credit_contract(rng)
     dup = rng.random() < 0.05
@@ -1000,6 +1119,11 @@ def credit_case(rng: random.Random) -> tuple[dict, str | None]:
         req[f"{side}_kernels"] = rows
         req[f"{side}_ms"] = ms
         req[f"{side}_profiler"] = profiler_for(rows, ms, rng) if ms else None
+    probe = rng.random()
+    if probe < 0.06:
+        rounding_probe(req, rng.choice(["student", "ref"]), rng)
+    elif probe < 0.14 and not dup:
+        lenient(req, rng)
     note = None
     if dup and any(rows and len({r["name"] for r in rows}) != len(rows)
                    for rows in (req["student_kernels"], req["ref_kernels"])):
@@ -1022,6 +1146,38 @@ def expected_credit(answer: dict) -> dict:
     return {"credit": out, "ratio": answer["ratio"]}
 
 
+def well_formed(req: dict) -> bool:
+    """Rows and digests the KernelTable / ProfilerDigest model holds as written."""
+    for side in ("student", "ref"):
+        for row in req[f"{side}_kernels"] or []:
+            if not (isinstance(row.get("name"), str) and type(row.get("launches")) is int
+                    and type(row.get("time_ns")) is float and type(row.get("pct")) is float):
+                return False
+        digest = req[f"{side}_profiler"]
+        if digest is not None and not (type(digest.get("total_ns")) is float
+                                       and type(digest.get("calls", 1)) is int and digest.get("calls", 1) > 0):
+            return False
+    return True
+
+
+def credit_tag(req: dict, note: str | None) -> str:
+    features = ["dup-rows"] if note else []
+    if not well_formed(req):
+        features.append("lenient")
+    for side in ("student", "ref"):
+        if (req[f"{side}_profiler"] or {}).get("total_ns") in [c * req[f"{side}_ms"] * 1e6 for c in ROUNDING_PROBES
+                                                                if req[f"{side}_ms"]]:
+            features.append(f"{side}-rounding-probe")
+    for side in ("student", "ref"):
+        if req[f"{side}_kernels"] is None:
+            features.append(f"{side}-no-table")
+        elif not req[f"{side}_kernels"]:
+            features.append(f"{side}-empty-table")
+        if not req[f"{side}_ms"]:
+            features.append(f"{side}-no-ms")
+    return ":".join(features) or "tables"
+
+
 def credit_vectors(reference: Path, rng: random.Random) -> list[dict]:
     cases = [credit_case(rng) for _ in range(320)]
     asked = []
@@ -1036,7 +1192,8 @@ def credit_vectors(reference: Path, rng: random.Random) -> list[dict]:
     for n, ((req, note), answer) in enumerate(zip(cases, answers), 1):
         if "error" in answer:
             raise SystemExit(f"a credit contract does not parse: {answer['error']}")
-        vec = {"id": f"credit-{n:04d}", **{k: v for k, v in req.items() if k != "op"},
+        vec = {"id": f"credit-{n:04d}", "tag": credit_tag(req, note),
+               **{k: v for k, v in req.items() if k != "op"},
                "expect": expected_credit(answer),
                "reference": {"why": (answer["credit"] or {}).get("why", [])}}
         if note:
