@@ -1,11 +1,13 @@
 #include "cache_flush.hpp"
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <new>
 
 #include "timer.hpp"
 
@@ -14,6 +16,7 @@ namespace forge::bench {
 namespace {
 
 constexpr std::size_t fallback_bytes = std::size_t{32} << 20;
+constexpr std::size_t huge_page = std::size_t{2} << 20;
 
 std::string read_line(const std::filesystem::path& file) {
     std::ifstream in(file);
@@ -64,9 +67,17 @@ CacheSize last_level_cache() {
     return {fallback_bytes, "fallback"};
 }
 
-CacheFlusher::CacheFlusher(std::size_t bytes) : bytes_(bytes), buffer_(new unsigned char[bytes]) {
+CacheFlusher::CacheFlusher(std::size_t bytes) : bytes_((bytes + huge_page - 1) / huge_page * huge_page) {
+    void* memory = std::aligned_alloc(huge_page, bytes_);
+    if (memory == nullptr) throw std::bad_alloc();
+    buffer_.reset(static_cast<unsigned char*>(memory));
+    // Huge pages where the kernel allows them: the flush then evicts the caches without
+    // also evicting every TLB entry, whose misses would land in the next timed call.
+    ::madvise(memory, bytes_, MADV_HUGEPAGE);
     std::memset(buffer_.get(), 0, bytes_);  // touch every page once, outside any sample
 }
+
+void CacheFlusher::Release::operator()(unsigned char* p) const noexcept { std::free(p); }
 
 void CacheFlusher::flush() noexcept {
     // A new value each time so the writes can never be skipped as redundant.

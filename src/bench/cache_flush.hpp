@@ -25,8 +25,11 @@ public:
     [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
 
 private:
+    struct Release {
+        void operator()(unsigned char* p) const noexcept;
+    };
     std::size_t bytes_;
-    std::unique_ptr<unsigned char[]> buffer_;
+    std::unique_ptr<unsigned char, Release> buffer_;
     unsigned char value_ = 0;
 };
 

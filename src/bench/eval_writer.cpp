@@ -125,7 +125,12 @@ nlohmann::json to_eval_json(const RunRecord& record) {
 void write_eval(const std::filesystem::path& file, const nlohmann::json& eval) {
     // Serialised first: a document that cannot be written (invalid UTF-8 in a
     // name) throws before the old file is touched.
-    const std::string text = eval.dump(2) + "\n";
+    std::string text;
+    try {
+        text = eval.dump(2) + "\n";
+    } catch (const nlohmann::json::exception& e) {
+        throw FileError(file.string() + ": cannot write it: " + e.what());
+    }
     write_file_atomically(file, text);
 }
 

@@ -1,0 +1,393 @@
+#define BOOST_TEST_MODULE bench_harness
+#include <boost/test/unit_test.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "forge/bench/bench.hpp"
+#include "forge/bench/run.hpp"
+#include "forge/contract/contract.hpp"
+#include "forge/exit_code.hpp"
+
+namespace fb = forge::bench;
+using nlohmann::json;
+
+namespace {
+
+// c = a + b on n floats, the smallest operator with inputs and an output.
+void add(fb::Io& io) {
+    const auto a = io.in("a").span<const float>();
+    const auto b = io.in("b").span<const float>();
+    auto c = io.out("c").span<float>();
+    for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
+}
+
+fb::Bench add_bench(std::size_t workloads = 3) {
+    fb::Bench b{fb::Backend::host};
+    for (std::size_t i = 0; i < workloads; ++i) {
+        const std::int64_t n = 256 << i;
+        b.workload("n" + std::to_string(n), {{"n", n}}, i + 1);
+    }
+    b.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
+        rng.normal(in.add("a", {w["n"]}, fb::DType::fp32));
+        rng.normal(in.add("b", {w["n"]}, fb::DType::fp32));
+    });
+    b.outputs([](const fb::Workload& w) { return std::vector<fb::TensorSpec>{{"c", {w["n"]}, fb::DType::fp32}}; });
+    b.reference(add);
+    b.student(add);
+    return b;
+}
+
+forge::WindowContract symmetric_contract() {
+    forge::WindowContract c;
+    c.reference_inputs = {"a", "b"};
+    c.student_inputs = {"a", "b"};
+    c.reference_outputs = {"c"};
+    c.student_outputs = {"c"};
+    return c;
+}
+
+// Both sides also receive `s`, which the prep step produces (s = 2a).
+forge::WindowContract prep_contract() {
+    forge::WindowContract c;
+    c.reference_inputs = {"a", "b", "s"};
+    c.student_inputs = {"a", "b", "s"};
+    c.reference_outputs = {"c"};
+    c.student_outputs = {"c"};
+    forge::Asymmetry s;
+    s.kind = forge::Kind::ref_input;
+    s.name = "s";
+    s.cls = "symmetrize";
+    s.produced_by = "prep";
+    s.shape = std::vector<std::int64_t>{256};
+    s.dtype = "fp32";
+    s.index = 1;
+    c.asymmetries.push_back(s);
+    return c;
+}
+
+void add_with_s(fb::Io& io) {
+    const auto s = io.in("s").span<const float>();
+    const auto b = io.in("b").span<const float>();
+    auto c = io.out("c").span<float>();
+    for (std::size_t i = 0; i < c.size(); ++i) c[i] = 0.5F * s[i] + b[i];
+}
+
+void double_a(fb::PrepIo& io) {
+    const auto a = io.in("a").span<const float>();
+    auto s = io.out("s", {static_cast<std::int64_t>(a.size())}, fb::DType::fp32).span<float>();
+    for (std::size_t i = 0; i < a.size(); ++i) s[i] = 2.0F * a[i];
+}
+
+fb::Bench prep_bench() {
+    fb::Bench b{fb::Backend::host};
+    for (int i = 0; i < 3; ++i) b.workload("w" + std::to_string(i), {{"n", 256}}, 10 + i);
+    b.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
+        rng.normal(in.add("a", {w["n"]}, fb::DType::fp32));
+        rng.normal(in.add("b", {w["n"]}, fb::DType::fp32));
+    });
+    b.outputs([](const fb::Workload& w) { return std::vector<fb::TensorSpec>{{"c", {w["n"]}, fb::DType::fp32}}; });
+    b.reference(add_with_s);
+    b.student(add_with_s);
+    b.prep(double_a);
+    return b;
+}
+
+fb::RunResult run(const fb::Bench& bench, const forge::WindowContract& contract) {
+    fb::RunOptions options;
+    options.operator_name = "add";
+    options.quick = true;
+    return fb::run(bench, contract, options);
+}
+
+bool any_problem_has(const fb::RunResult& result, std::initializer_list<std::string> texts) {
+    for (const std::string& problem : result.problems) {
+        bool all = true;
+        for (const std::string& text : texts) all = all && problem.find(text) != std::string::npos;
+        if (all) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_symmetric_run_reports_every_key_of_eval_json) {
+    const fb::RunResult result = run(add_bench(), symmetric_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::ok);
+    const json& e = result.eval;
+    BOOST_TEST(e["schema_version"] == 1);
+    BOOST_TEST(e["operator"] == "add");
+    BOOST_TEST(e["backend"] == "host");
+    BOOST_TEST(e["device"]["name"].is_string());
+    BOOST_TEST(e["correctness"]["passed"] == true);
+    const json& c = e["correctness"]["outputs"]["c"];
+    for (const char* key : {"max_abs_error", "max_rel_error", "atol", "rtol"}) BOOST_TEST(c[key].is_number(), key);
+    BOOST_TEST(c["max_abs_error"] == 0.0);  // the same code on the same inputs
+
+    const json& p = e["performance"];
+    BOOST_TEST(p["mode"] == "per_call");
+    BOOST_TEST(p["n_workloads"] == 3);
+    BOOST_TEST(p["prep"].is_null());
+    for (const char* key : {"reference_ms", "student_ms", "ratio"}) BOOST_TEST(p[key].get<double>() > 0.0, key);
+    BOOST_TEST_REQUIRE(p["workloads"].size() == 3u);
+    for (const json& w : p["workloads"]) {
+        BOOST_TEST(w["name"].is_string());
+        for (const char* key : {"reference_ms", "student_ms", "ratio"}) BOOST_TEST(w[key].get<double>() > 0.0, key);
+        for (const char* side : {"reference", "student"}) {
+            BOOST_TEST(w["pipelined"][side + std::string("_ms")].get<double>() > 0.0);
+            const json& s = w["samples"][side];
+            BOOST_TEST(s["n"].get<int>() >= 1);
+            BOOST_TEST(s["min_ms"].get<double>() <= s["q1_ms"].get<double>());
+            BOOST_TEST(s["q1_ms"].get<double>() <= s["median_ms"].get<double>());
+            BOOST_TEST(s["median_ms"].get<double>() <= s["q3_ms"].get<double>());
+            BOOST_TEST(w["kernels"][side].is_array());
+            BOOST_TEST(w["profiler"][side]["calls"] == 1);
+            BOOST_TEST(w["profiler"][side]["total_ns"].get<double>() > 0.0);
+        }
+        // The reported per-workload reading is the median of the samples.
+        BOOST_TEST(w["reference_ms"] == w["samples"]["reference"]["median_ms"]);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(fewer_than_three_workloads_is_refused) {
+    const fb::RunResult result = run(add_bench(2), symmetric_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::usage);
+    BOOST_TEST(any_problem_has(result, {"2 workload(s)", "at least 3"}));
+    BOOST_TEST(result.eval.is_null());  // nothing ran
+}
+
+BOOST_AUTO_TEST_CASE(asking_for_an_undeclared_tensor_is_an_error_naming_it_and_the_side) {
+    fb::Bench bench = add_bench();
+    bench.student([](fb::Io& io) {
+        (void)io.in("mean");
+        add(io);
+    });
+    const fb::RunResult result = run(bench, symmetric_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_problem_has(result, {"'mean'", "student", "[student].inputs", "a, b"}));
+    BOOST_TEST(result.eval["correctness"]["passed"] == false);
+    BOOST_TEST(result.eval["performance"].is_null());
+}
+
+BOOST_AUTO_TEST_CASE(an_output_the_side_does_not_declare_is_refused_too) {
+    forge::WindowContract contract = symmetric_contract();
+    contract.reference_outputs = {"c", "d"};
+    forge::Asymmetry d;
+    d.kind = forge::Kind::ref_output;
+    d.name = "d";
+    d.cls = "accept";
+    contract.asymmetries.push_back(d);
+    fb::Bench bench = add_bench();
+    bench.outputs([](const fb::Workload& w) {
+        return std::vector<fb::TensorSpec>{{"c", {w["n"]}, fb::DType::fp32}, {"d", {1}, fb::DType::fp32}};
+    });
+    bench.student([](fb::Io& io) {
+        add(io);
+        io.out("d").span<float>()[0] = 1.0F;  // only the reference declares d
+    });
+    const fb::RunResult result = run(bench, contract);
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_problem_has(result, {"output 'd'", "[student].outputs"}));
+}
+
+BOOST_AUTO_TEST_CASE(an_output_mismatch_fails_the_run) {
+    fb::Bench bench = add_bench();
+    bench.student([](fb::Io& io) {
+        add(io);
+        io.out("c").span<float>()[7] += 0.5F;
+    });
+    const fb::RunResult result = run(bench, symmetric_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(result.eval["correctness"]["passed"] == false);
+    const json& c = result.eval["correctness"]["outputs"]["c"];
+    BOOST_TEST(c["passed"] == false);
+    BOOST_TEST(c["max_abs_error"].get<double>() == 0.5, boost::test_tools::tolerance(1e-6));
+    BOOST_TEST(any_problem_has(result, {"output 'c'", "first at element 7"}));
+    BOOST_TEST(!result.eval["performance"].is_null());  // the numbers are still real and reported
+}
+
+BOOST_AUTO_TEST_CASE(an_output_the_student_never_writes_fails) {
+    fb::Bench bench = add_bench();
+    bench.student([](fb::Io& io) { (void)io.out("c"); });
+    const fb::RunResult result = run(bench, symmetric_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(result.eval["correctness"]["outputs"]["c"]["passed"] == false);
+}
+
+BOOST_AUTO_TEST_CASE(a_student_returning_outputs_cached_from_its_first_call_is_caught) {
+    fb::Bench bench = add_bench();
+    bench.student([cache = std::vector<float>{}](fb::Io& io) mutable {
+        auto c = io.out("c").span<float>();
+        if (cache.size() != c.size()) {
+            add(io);
+            cache.assign(c.begin(), c.end());
+        }
+        std::copy(cache.begin(), cache.end(), c.begin());
+    });
+    const fb::RunResult result = run(bench, symmetric_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(result.eval["correctness"]["passed"] == false);
+}
+
+BOOST_AUTO_TEST_CASE(a_student_that_starts_caching_inside_the_timed_samples_is_caught) {
+    // Honest on the two untimed correctness calls per workload, then replays its last output.
+    fb::Bench bench = add_bench();
+    bench.student([calls = 0, cache = std::vector<float>{}](fb::Io& io) mutable {
+        auto c = io.out("c").span<float>();
+        if (cache.size() != c.size()) calls = 0;  // a new workload
+        if (++calls <= 2) {
+            add(io);
+            cache.assign(c.begin(), c.end());
+        }
+        std::copy(cache.begin(), cache.end(), c.begin());
+    });
+    const fb::RunResult result = run(bench, symmetric_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(result.eval["correctness"]["outputs"]["c"]["passed"] == true);  // the untimed calls were right
+    BOOST_TEST(result.eval["correctness"]["passed"] == false);
+    BOOST_TEST(any_problem_has(result, {"student's timed call", "'c'", "cached"}));
+}
+
+BOOST_AUTO_TEST_CASE(the_prep_step_runs_before_any_call_and_is_reported) {
+    std::vector<std::string> events;
+    fb::Bench bench = prep_bench();
+    bench.prep([&events](fb::PrepIo& io) {
+        events.push_back("prep " + io.workload().name);
+        double_a(io);
+    });
+    bench.reference([&events](fb::Io& io) {
+        events.push_back("call " + io.workload().name);
+        add_with_s(io);
+    });
+    const fb::RunResult result = run(bench, prep_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::ok);
+    // Per workload: both input variants' prep, then every call.
+    for (const std::string workload : {"w0", "w1", "w2"}) {
+        std::ptrdiff_t last_prep = -1;
+        std::ptrdiff_t first_call = -1;
+        for (std::size_t i = 0; i < events.size(); ++i) {
+            if (events[i] == "prep " + workload) last_prep = static_cast<std::ptrdiff_t>(i);
+            if (events[i] == "call " + workload && first_call < 0) first_call = static_cast<std::ptrdiff_t>(i);
+        }
+        BOOST_TEST(last_prep >= 0);
+        BOOST_TEST(first_call > last_prep);
+    }
+    const json& prep = result.eval["performance"]["prep"];
+    BOOST_TEST(prep["outputs"]["s"]["shape"] == json::array({256}));
+    BOOST_TEST(prep["outputs"]["s"]["dtype"] == "fp32");
+    BOOST_TEST(prep["mutated"] == json::array());
+    BOOST_TEST(prep["ms"].get<double>() > 0.0);
+    BOOST_TEST(prep["workloads"].size() == 3u);
+    BOOST_TEST(prep["workloads"][1]["name"] == "w1");
+}
+
+BOOST_AUTO_TEST_CASE(prep_work_stays_out_of_the_per_kernel_tables) {
+    fb::Bench bench = prep_bench();
+    bench.prep([](fb::PrepIo& io) {
+        fb::region r{"prep_doubling"};
+        double_a(io);
+    });
+    const fb::RunResult result = run(bench, prep_contract());
+    for (const json& w : result.eval["performance"]["workloads"]) {
+        for (const char* side : {"reference", "student"}) {
+            for (const json& row : w["kernels"][side]) BOOST_TEST(row["name"] != "prep_doubling");
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_call_that_changes_a_prep_tensor_is_reported_as_mutated) {
+    fb::Bench bench = prep_bench();
+    bench.student([](fb::Io& io) {
+        add_with_s(io);
+        // Writing through the read-only view: what a careless in-place kernel does.
+        const_cast<float*>(io.in("s").data<float>())[0] += 1.0F;
+    });
+    const fb::RunResult result = run(bench, prep_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(result.eval["performance"]["prep"]["mutated"] == json::array({"s"}));
+    BOOST_TEST(result.eval["performance"]["prep"]["workloads"][2]["mutated"] == json::array({"s"}));
+    BOOST_TEST(any_problem_has(result, {"student", "prep tensor 's'"}));
+}
+
+BOOST_AUTO_TEST_CASE(a_symmetrized_input_made_outside_the_prep_step_is_a_problem) {
+    fb::Bench bench = prep_bench();
+    bench.prep({});
+    bench.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
+        rng.normal(in.add("a", {w["n"]}, fb::DType::fp32));
+        rng.normal(in.add("b", {w["n"]}, fb::DType::fp32));
+        fb::Tensor& s = in.add("s", {w["n"]}, fb::DType::fp32);
+        for (std::size_t i = 0; i < s.span<float>().size(); ++i) s.span<float>()[i] = 2.0F * in.at("a").span<float>()[i];
+    });
+    const fb::RunResult result = run(bench, prep_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_problem_has(result, {"'s'", "no prep step"}));
+}
+
+BOOST_AUTO_TEST_CASE(host_tables_show_marked_regions_and_the_unmarked_rest) {
+    fb::Bench bench = add_bench();
+    bench.student([](fb::Io& io) {
+        {
+            fb::region r{"rebuild"};
+            volatile float sink = 0.0F;
+            for (int i = 0; i < 20000; ++i) sink = sink + 1.0F;
+        }
+        fb::region r{"add"};
+        add(io);
+    });
+    const fb::RunResult result = run(bench, symmetric_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::ok);
+    for (const json& w : result.eval["performance"]["workloads"]) {
+        const json& rows = w["kernels"]["student"];
+        BOOST_TEST_REQUIRE(rows.size() == 3u);
+        BOOST_TEST(rows[0]["name"] == "rebuild");
+        BOOST_TEST(rows[1]["name"] == "add");
+        BOOST_TEST(rows[2]["name"] == "(unmarked)");
+        double sum = 0.0;
+        double pct = 0.0;
+        for (const json& row : rows) {
+            sum += row["time_ns"].get<double>();
+            pct += row["pct"].get<double>();
+        }
+        BOOST_TEST(w["profiler"]["student"]["total_ns"].get<double>() == sum, boost::test_tools::tolerance(1e-9));
+        BOOST_TEST(pct == 100.0, boost::test_tools::tolerance(1e-9));
+        BOOST_TEST(rows[0]["time_ns"].get<double>() > 0.0);
+        // The reference marks nothing: its whole call is one honest row.
+        BOOST_TEST_REQUIRE(w["kernels"]["reference"].size() == 1u);
+        BOOST_TEST(w["kernels"]["reference"][0]["name"] == "(unmarked)");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(the_eval_file_is_written_when_asked) {
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("forge_bench_harness_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    fb::RunOptions options;
+    options.operator_name = "add";
+    options.quick = true;
+    options.eval_path = dir / "eval.json";
+    const fb::RunResult result = fb::run(add_bench(), symmetric_contract(), options);
+    std::ifstream in(options.eval_path);
+    const json read = json::parse(in);
+    BOOST_TEST(read == result.eval);
+    std::filesystem::remove_all(dir);
+}
+
+BOOST_AUTO_TEST_CASE(the_host_harness_adds_under_a_microsecond_to_an_empty_call) {
+    fb::Bench bench = add_bench();
+    bench.reference([](fb::Io&) {});
+    bench.student([](fb::Io&) {});
+    const fb::RunResult result = run(bench, symmetric_contract());  // fails correctness: only the times matter
+    for (const json& w : result.eval["performance"]["workloads"]) {
+        for (const char* side : {"reference", "student"}) {
+            const double median_ns = w["samples"][side]["median_ms"].get<double>() * 1e6;
+            BOOST_TEST_MESSAGE("empty " << side << " call, " << w["name"] << ": median " << median_ns << " ns");
+            BOOST_TEST(median_ns < 1000.0);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+#define BOOST_TEST_MODULE bench_tensor
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "compare.hpp"
+#include "forge/bench/dtype.hpp"
+#include "forge/bench/rng.hpp"
+#include "forge/bench/tensor.hpp"
+
+namespace fb = forge::bench;
+
+namespace {
+
+bool message_has(const fb::BenchError& e, const std::string& text) {
+    return std::string(e.what()).find(text) != std::string::npos;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(dtype_names_normalise_like_the_contract) {
+    BOOST_TEST((fb::dtype_from_string("torch.bfloat16") == fb::DType::bf16));
+    BOOST_TEST((fb::dtype_from_string("bf16") == fb::DType::bf16));
+    BOOST_TEST((fb::dtype_from_string("Float32") == fb::DType::fp32));
+    BOOST_TEST((fb::dtype_from_string("half") == fb::DType::fp16));
+    BOOST_TEST((fb::dtype_from_string("int") == fb::DType::i32));
+    BOOST_TEST(!fb::dtype_from_string("float8_e4m3fn").has_value());  // not a host tensor dtype
+    BOOST_TEST(fb::to_string(fb::DType::fp32) == "fp32");
+    BOOST_TEST(fb::to_string(fb::DType::boolean) == "bool");
+}
+
+BOOST_AUTO_TEST_CASE(sixteen_bit_floats_round_to_nearest_even) {
+    BOOST_TEST(fb::to_float(fb::to_float16(1.0F)) == 1.0F);
+    BOOST_TEST(fb::to_float16(1.0F).bits == 0x3C00);
+    BOOST_TEST(fb::to_float16(65504.0F).bits == 0x7BFF);
+    BOOST_TEST(fb::to_float16(1e6F).bits == 0x7C00);                 // overflow -> inf
+    BOOST_TEST(fb::to_float(fb::float16{0x0001}) == std::ldexp(1.0F, -24));  // smallest subnormal
+    BOOST_TEST(fb::to_float16(1.0F + std::ldexp(1.0F, -11)).bits == 0x3C00);  // tie -> even
+    BOOST_TEST(std::isnan(fb::to_float(fb::to_float16(std::numeric_limits<float>::quiet_NaN()))));
+    BOOST_TEST(fb::to_bfloat16(1.0F).bits == 0x3F80);
+    BOOST_TEST(fb::to_float(fb::to_bfloat16(3.140625F)) == 3.140625F);
+    BOOST_TEST(std::isnan(fb::to_float(fb::to_bfloat16(std::numeric_limits<float>::quiet_NaN()))));
+}
+
+BOOST_AUTO_TEST_CASE(a_tensor_is_read_through_its_own_element_type) {
+    fb::Tensor t("x", {2, 3}, fb::DType::fp32);
+    BOOST_TEST(t.numel() == 6);
+    BOOST_TEST(t.bytes() == 24u);
+    BOOST_TEST(t.dim(-1) == 3);
+    t.span<float>()[5] = 2.5F;
+    BOOST_TEST(t.data<float>()[5] == 2.5F);
+    try {
+        (void)t.span<double>();
+        BOOST_FAIL("reading fp32 as double must throw");
+    } catch (const fb::BenchError& e) {
+        BOOST_TEST(message_has(e, "'x'"));
+        BOOST_TEST(message_has(e, "fp32"));
+    }
+    BOOST_CHECK_THROW((void)t.dim(2), fb::BenchError);
+    const fb::Tensor copy = t.clone();
+    BOOST_TEST(copy.data<float>()[5] == 2.5F);
+    BOOST_TEST(copy.raw() != t.raw());
+}
+
+BOOST_AUTO_TEST_CASE(tensors_keep_their_addresses_as_more_are_added) {
+    fb::Tensors set;
+    fb::Tensor& first = set.add("a", {4}, fb::DType::fp32);
+    for (int i = 0; i < 100; ++i) set.add("t" + std::to_string(i), {1}, fb::DType::i32);
+    BOOST_TEST(&set.at("a") == &first);
+    BOOST_CHECK_THROW(set.add("a", {1}, fb::DType::fp32), fb::BenchError);
+    try {
+        (void)set.at("missing");
+        BOOST_FAIL("an unknown name must throw");
+    } catch (const fb::BenchError& e) {
+        BOOST_TEST(message_has(e, "'missing'"));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(the_same_seed_gives_the_same_inputs) {
+    fb::Tensor a("a", {1000}, fb::DType::fp32);
+    fb::Tensor b("b", {1000}, fb::DType::fp32);
+    fb::Tensor c("c", {1000}, fb::DType::fp32);
+    fb::Rng(42).normal(a);
+    fb::Rng(42).normal(b);
+    fb::Rng(43).normal(c);
+    BOOST_TEST(fb::checksum(a) == fb::checksum(b));
+    BOOST_TEST(fb::checksum(a) != fb::checksum(c));
+    double sum = 0.0;
+    for (float v : a.span<float>()) sum += v;
+    BOOST_TEST(std::abs(sum / 1000.0) < 0.2);  // mean near 0
+
+    fb::Tensor ints("i", {500}, fb::DType::i32);
+    fb::Rng(1).integers(ints, -3, 3);
+    for (std::int32_t v : ints.span<std::int32_t>()) BOOST_TEST((v >= -3 && v <= 3));
+    BOOST_CHECK_THROW(fb::Rng(1).normal(ints), fb::BenchError);
+}
+
+BOOST_AUTO_TEST_CASE(comparison_uses_atol_plus_rtol_of_the_expected_value) {
+    fb::Tensor expected("y", {3}, fb::DType::fp32);
+    fb::Tensor actual("y", {3}, fb::DType::fp32);
+    auto e = expected.span<float>();
+    auto a = actual.span<float>();
+    e[0] = 1.0F; e[1] = 100.0F; e[2] = 0.0F;
+    a[0] = 1.0F; a[1] = 100.05F; a[2] = 1e-6F;
+    // |100.05 - 100| = 0.05 <= 1e-5 + 1e-3 * 100: within
+    BOOST_TEST(fb::compare(actual, expected, {.atol = 1e-5, .rtol = 1e-3}).passed());
+    const fb::Comparison strict = fb::compare(actual, expected, {.atol = 1e-5, .rtol = 1e-4});
+    BOOST_TEST(!strict.passed());
+    BOOST_TEST(strict.mismatches == 1);
+    BOOST_TEST(strict.first_mismatch == 1);
+    BOOST_TEST(strict.max_abs_error == 0.05, boost::test_tools::tolerance(1e-4));
+
+    a[0] = std::numeric_limits<float>::quiet_NaN();
+    BOOST_TEST(fb::compare(actual, expected, {.atol = 1.0, .rtol = 1.0}).mismatches == 1);  // NaN never passes
+
+    const fb::Tensor other_shape("y", {4}, fb::DType::fp32);
+    BOOST_TEST(!fb::compare(other_shape, expected, {.atol = 1.0, .rtol = 1.0}).shape_problem.empty());
+}
