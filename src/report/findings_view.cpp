@@ -33,7 +33,23 @@ nlohmann::json to_json(const Finding& finding) {
 nlohmann::json to_json(const ContractCheck& check) {
     nlohmann::json findings = nlohmann::json::array();
     for (const Finding& finding : check.findings) findings.push_back(to_json(finding));
-    return {{"path", check.path}, {"declared", check.declared()}, {"findings", std::move(findings)}};
+    // The entries a prep step must produce, so the build can hold the card to
+    // having one (prep-step-missing) without parsing TOML in CMake.
+    nlohmann::json prep_entries = nlohmann::json::array();
+    if (check.contract) {
+        for (const Asymmetry* entry : check.contract->prep_entries()) {
+            const std::optional<SourceLocation> where =
+                check.contract->location_of("asymmetry[" + std::to_string(entry->index) + "]");
+            prep_entries.push_back({{"subject", entry->subject()},
+                                    {"name", entry->name},
+                                    {"line", where ? nlohmann::json(where->line) : nlohmann::json()},
+                                    {"column", where ? nlohmann::json(where->column) : nlohmann::json()}});
+        }
+    }
+    return {{"path", check.path},
+            {"declared", check.declared()},
+            {"findings", std::move(findings)},
+            {"prep_entries", std::move(prep_entries)}};
 }
 
 }  // namespace forge

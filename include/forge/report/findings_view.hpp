@@ -17,7 +17,8 @@ namespace forge {
 // {"code", "severity", "subject", "message", "line", "column"}; absent ones are null.
 [[nodiscard]] nlohmann::json to_json(const Finding& finding);
 
-// {"path", "declared", "findings": [...]}: one entry of `forge check --format json`.
+// {"path", "declared", "findings": [...], "prep_entries": [{"subject", "name", "line", "column"}]}:
+// one entry of `forge check --format json`.
 [[nodiscard]] nlohmann::json to_json(const ContractCheck& check);
 
 }  // namespace forge
