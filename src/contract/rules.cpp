@@ -217,9 +217,12 @@ std::vector<Finding> window_findings(const WindowContract& contract) {
     };
     for (const auto& [names, list] : lists) {
         if (!names.empty()) continue;
+        const bool reference = list.key.starts_with("reference");
         out.push_back({"list-empty", Severity::error, std::string(list.label),
-                       std::string(list.label) + " is empty; list every tensor that side's timed call " +
-                           (list.key.ends_with("inputs") ? "receives" : "produces") + ", by its API's own names",
+                       std::string(list.label) + " is empty; list every tensor the " +
+                           (reference ? "reference" : "student") + "'s timed call " +
+                           (list.key.ends_with("inputs") ? "receives" : "produces") + ", by " +
+                           (reference ? "the reference API's own names" : "its frozen signature's names"),
                        contract.location_of(list.key)});
     }
     if (!out.empty()) return out;
