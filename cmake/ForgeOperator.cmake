@@ -65,39 +65,54 @@ function(forge_add_operator)
     set(card "${CMAKE_CURRENT_SOURCE_DIR}/${name}")
   endif()
 
-  # Each role's files: the ones given (relative to the card), or the scaffolded defaults.
+  # Each role's files: the ones given (relative to the card), or the scaffolded
+  # defaults, whose directories are known to keep the student apart.
   set(scaffold "${card}/window.toml" "${card}/README.md")
+  set(custom_layout FALSE)
   foreach(role IN ITEMS REFERENCE STUDENT BENCH PREP)
     if(DEFINED arg_${role})
       list(TRANSFORM arg_${role} PREPEND "${card}/" REGEX "^[^/]")
       set(${role} ${arg_${role}})
+      set(custom_layout TRUE)
     else()
-      _forge_card_files(${role} "${card}" ${arg_BACKEND} defaults)
-      list(APPEND scaffold ${defaults})
-      if(role STREQUAL "PREP")
-        set(PREP "")  # a stub is scaffolded, but built only once it is passed as PREP
-      else()
-        set(${role} ${defaults})
-      endif()
+      _forge_card_files(${role} "${card}" ${arg_BACKEND} ${role})
+      list(APPEND scaffold ${${role}})
     endif()
   endforeach()
+  if(NOT DEFINED arg_PREP)
+    set(PREP "")  # the stub is scaffolded, but built only once it is passed as PREP
+  endif()
   _forge_scaffold("${name}" "${card}" ${arg_BACKEND} "${scaffold}")
 
-  _forge_include_dirs("${REFERENCE}" reference_dirs)
-  _forge_include_dirs("${STUDENT}" student_dirs)
-  _forge_include_dirs("${PREP}" prep_dirs)
-  _forge_check_student_apart("${context}" "${student_dirs}" "${reference_dirs}" "${prep_dirs}")
+  if(custom_layout)
+    _forge_include_dirs("${REFERENCE}" reference_dirs)
+    _forge_include_dirs("${STUDENT}" student_dirs)
+    _forge_include_dirs("${PREP}" prep_dirs)
+    _forge_check_student_apart("${context}" "${student_dirs}" "${reference_dirs}" "${prep_dirs}")
+  else()
+    set(reference_dirs "${card}/reference")
+    set(student_dirs "${card}/student")
+    set(prep_dirs "${card}/prep")
+  endif()
 
+  # The reference is compiled into what links it (the bench, the prep step's
+  # link check); the student and the prep step are built as targets of their
+  # own, each with its own include path. Object and interface libraries keep
+  # configure cheap: a static library per card role costs twice the configure
+  # time of a hand-written add_executable per operator.
   set(prefix forge_${name})
-  _forge_card_library(${prefix}_reference "${REFERENCE}" "${reference_dirs}" "${arg_LIBRARIES}")
+  add_library(${prefix}_reference INTERFACE)
+  target_sources(${prefix}_reference INTERFACE ${REFERENCE})
+  target_include_directories(${prefix}_reference INTERFACE ${reference_dirs})
+  target_link_libraries(${prefix}_reference INTERFACE forge::bench ${arg_LIBRARIES})
   _forge_card_library(${prefix}_student "${STUDENT}" "${student_dirs}" "${arg_LIBRARIES}")
   add_executable(${prefix}_bench ${BENCH})
   target_link_libraries(${prefix}_bench PRIVATE forge::bench ${prefix}_reference ${prefix}_student ${arg_LIBRARIES})
 
   set(contract "${card}/window.toml")
   if(PREP)
-    # The prep step sees the reference, never the student (SPEC section 8).
-    _forge_card_library(${prefix}_prep "${PREP}" "${prep_dirs}" "${prefix}_reference;${arg_LIBRARIES}")
+    # The prep step sees the reference's headers, never the student's (SPEC section 8).
+    _forge_card_library(${prefix}_prep "${PREP}" "${prep_dirs};${reference_dirs}" "${arg_LIBRARIES}")
     target_link_libraries(${prefix}_bench PRIVATE ${prefix}_prep)
     _forge_check_prep_includes("${name}" "${PREP}" "${STUDENT}")
     _forge_add_prep_link_check(${name} ${arg_BACKEND} "${arg_LIBRARIES}")
@@ -113,9 +128,7 @@ function(forge_add_operator)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${contract}")
   set_property(GLOBAL APPEND PROPERTY FORGE_BUILD_TARGETS ${prefix}_bench)
 
-  set(gate "${arg_GATE}")
-  set(timeout "${arg_TIMEOUT}")
-  _forge_add_operator_tests(${name} "${card}" ${arg_BACKEND} "${gate}" "${timeout}" "${arg_LABELS}")
+  _forge_add_operator_tests(${name} "${card}" ${arg_BACKEND} "${arg_GATE}" "${arg_TIMEOUT}" "${arg_LABELS}")
 endfunction()
 
 # The directories holding `files`: a card library's include path.
@@ -144,33 +157,35 @@ function(_forge_check_student_apart context student_dirs reference_dirs prep_dir
   endforeach()
 endfunction()
 
-# A card library: static when it has sources, interface when only headers.
-function(_forge_card_library target files include_dirs links)
+# A card role built on its own: an object library (its objects go into the
+# targets that link it), or an interface library when it is only headers.
+function(_forge_card_library target files include_dirs libraries)
   set(sources "${files}")
   list(FILTER sources INCLUDE REGEX "\\.(c|cc|cpp|cxx|cu)$")
   if(sources)
-    add_library(${target} STATIC ${files})
+    add_library(${target} OBJECT ${files})
     set(scope PUBLIC)
   else()
     add_library(${target} INTERFACE ${files})
     set(scope INTERFACE)
   endif()
   target_include_directories(${target} ${scope} ${include_dirs})
-  # forge::bench for the regions a HOST call marks and the prep step's PrepIo.
-  target_link_libraries(${target} ${scope} forge::bench ${links})
+  # forge::bench: the regions a HOST call marks, the prep step's PrepIo.
+  target_link_libraries(${target} ${scope} forge::bench ${libraries})
 endfunction()
 
-# Proof that the prep step links without the student: its objects linked into
-# an executable with everything but the student. A prep step calling student
-# code fails this link, naming the symbol, before the bench is built.
+# Proof that the prep step links without the student: its objects, the
+# reference and the harness linked into an executable of their own. A prep
+# step that calls student code fails this link, naming the symbol, before the
+# bench (which depends on it) is built.
 function(_forge_add_prep_link_check name backend libraries)
   set(prefix forge_${name})
   set(main "${CMAKE_CURRENT_BINARY_DIR}/${name}/prep_link_check.cpp")
   if(NOT EXISTS "${main}")
     file(WRITE "${main}" "// Links the prep step of ${name} without its student (forge_add_operator).\nint main() { return 0; }\n")
   endif()
-  add_executable(${prefix}_prep_link_check EXCLUDE_FROM_ALL "${main}" $<TARGET_OBJECTS:${prefix}_prep>)
-  target_link_libraries(${prefix}_prep_link_check PRIVATE ${prefix}_reference forge::bench ${libraries})
+  add_executable(${prefix}_prep_link_check EXCLUDE_FROM_ALL "${main}")
+  target_link_libraries(${prefix}_prep_link_check PRIVATE ${prefix}_prep ${prefix}_reference forge::bench ${libraries})
   if(backend STREQUAL "CUDA")
     set_target_properties(${prefix}_prep_link_check PROPERTIES LINKER_LANGUAGE CUDA)
   endif()

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""What forge_add_operator() costs at configure time, side by side with the same
+project written by hand (per operator: one add_executable over the card's
+sources and three add_test).
+
+Both projects find the installed package and use the same declared cards, so
+the difference is the function: argument checks, scaffold checks, four card
+targets, four tests, and the one `forge check` over every contract.
+
+    configure_cost.py --prefix <ForgeKernel install> [--operators 150] [--runs 5] [--work DIR]
+
+Prints the median wall time of a fresh configure (new build directory) and of
+a re-configure (existing cache) for each project, and their ratios.
+"""
+import argparse
+import pathlib
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+
+CONTRACT = """schema_version = 1
+
+[reference]
+inputs = ["x"]
+outputs = ["y"]
+
+[student]
+inputs = ["x"]
+outputs = ["y"]
+"""
+
+HEAD = """cmake_minimum_required(VERSION 3.25)
+project(cost LANGUAGES CXX)
+enable_testing()
+find_package(ForgeKernel CONFIG REQUIRED)
+"""
+
+PLAIN = """add_executable({op}_bench {op}/reference/reference.cpp {op}/student/student.cpp {op}/bench.cpp)
+target_include_directories({op}_bench PRIVATE {op}/reference {op}/student)
+target_link_libraries({op}_bench PRIVATE forge::bench)
+add_test(NAME {op}.bench COMMAND {op}_bench --contract ${{CMAKE_CURRENT_SOURCE_DIR}}/{op}/window.toml --eval {op}/eval.json --operator {op})
+add_test(NAME {op}.prep COMMAND forge::forge prep --contract ${{CMAKE_CURRENT_SOURCE_DIR}}/{op}/window.toml --eval {op}/eval.json)
+add_test(NAME {op}.credit COMMAND forge::forge credit --contract ${{CMAKE_CURRENT_SOURCE_DIR}}/{op}/window.toml --eval {op}/eval.json --ctest)
+"""
+
+
+def write_cards(templates: pathlib.Path, source: pathlib.Path, operators: list[str]) -> None:
+    files = {"window.toml": "window.toml", "README.md": "README.md",
+             "reference/reference.hpp": "host/reference/reference.hpp",
+             "reference/reference.cpp": "host/reference/reference.cpp",
+             "student/student.hpp": "host/student/student.hpp",
+             "student/student.cpp": "host/student/student.cpp",
+             "bench.cpp": "host/bench.cpp", "prep/prep.hpp": "prep/prep.hpp", "prep/prep.cpp": "prep/prep.cpp"}
+    for op in operators:
+        for card_file, template in files.items():
+            path = source / op / card_file
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text((templates / template).read_text().replace("@FORGE_OPERATOR@", op))
+        (source / op / "window.toml").write_text(CONTRACT)
+
+
+def configure(source: pathlib.Path, build: pathlib.Path, prefix: str, fresh: bool) -> float:
+    if fresh:
+        shutil.rmtree(build, ignore_errors=True)
+    start = time.perf_counter()
+    subprocess.run(["cmake", "-S", source, "-B", build, "-G", "Ninja", f"-DCMAKE_PREFIX_PATH={prefix}"],
+                   check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--prefix", required=True, help="where ForgeKernel is installed")
+    parser.add_argument("--operators", type=int, default=150)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--work", type=pathlib.Path)
+    args = parser.parse_args()
+
+    work = args.work or pathlib.Path(tempfile.mkdtemp(prefix="forge-configure-cost-"))
+    templates = pathlib.Path(args.prefix) / "share" / "ForgeKernel" / "templates"
+    operators = [f"op{i:03d}" for i in range(args.operators)]
+    projects = {
+        "forge_add_operator": HEAD + "".join(f"forge_add_operator({op} BACKEND HOST)\n" for op in operators),
+        "add_executable": HEAD + "".join(PLAIN.format(op=op) for op in operators),
+    }
+    results = {}
+    for name, cmakelists in projects.items():
+        source = work / name
+        shutil.rmtree(source, ignore_errors=True)
+        write_cards(templates, source, operators)
+        (source / "CMakeLists.txt").write_text(cmakelists)
+        build = work / f"{name}-build"
+        fresh = [configure(source, build, args.prefix, fresh=True) for _ in range(args.runs)]
+        again = [configure(source, build, args.prefix, fresh=False) for _ in range(args.runs)]
+        results[name] = (statistics.median(fresh), statistics.median(again))
+
+    print(f"{args.operators} operators, median of {args.runs} runs (work: {work})")
+    for name, (fresh, again) in results.items():
+        print(f"  {name:20s} fresh configure {fresh:6.2f} s   re-configure {again:6.2f} s")
+    (ff, fa), (pf, pa) = results["forge_add_operator"], results["add_executable"]
+    print(f"  ratio                fresh configure {ff / pf:6.2f}x    re-configure {fa / pa:6.2f}x")
+
+
+if __name__ == "__main__":
+    main()
