@@ -65,8 +65,8 @@ function(forge_add_operator)
     set(card "${CMAKE_CURRENT_SOURCE_DIR}/${name}")
   endif()
 
-  # Each role's files: the ones given (relative to the card), or the scaffolded
-  # defaults, whose directories are known to keep the student apart.
+  # Each role's files: the ones given (relative to the card), or the defaults.
+  # Either way a missing file that has a template is scaffolded.
   set(scaffold "${card}/window.toml" "${card}/README.md")
   set(custom_layout FALSE)
   foreach(role IN ITEMS REFERENCE STUDENT BENCH PREP)
@@ -76,8 +76,8 @@ function(forge_add_operator)
       set(custom_layout TRUE)
     else()
       _forge_card_files(${role} "${card}" ${arg_BACKEND} ${role})
-      list(APPEND scaffold ${${role}})
     endif()
+    list(APPEND scaffold ${${role}})
   endforeach()
   if(NOT DEFINED arg_PREP)
     set(PREP "")  # the stub is scaffolded, but built only once it is passed as PREP
@@ -105,14 +105,19 @@ function(forge_add_operator)
   target_sources(${prefix}_reference INTERFACE ${REFERENCE})
   target_include_directories(${prefix}_reference INTERFACE ${reference_dirs})
   target_link_libraries(${prefix}_reference INTERFACE forge::bench ${arg_LIBRARIES})
-  _forge_card_library(${prefix}_student "${STUDENT}" "${student_dirs}" "${arg_LIBRARIES}")
+  _forge_card_library(${prefix}_student ${arg_BACKEND} "${STUDENT}" "${student_dirs}" "${arg_LIBRARIES}")
   add_executable(${prefix}_bench ${BENCH})
   target_link_libraries(${prefix}_bench PRIVATE forge::bench ${prefix}_reference ${prefix}_student ${arg_LIBRARIES})
+  if(arg_BACKEND STREQUAL "CUDA")
+    # The harness's headers are C++20, in .cu files as in .cpp files (and CMake
+    # 3.25 knows no CUDA_STANDARD 20 flag for nvcc).
+    target_compile_options(${prefix}_bench PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
+  endif()
 
   set(contract "${card}/window.toml")
   if(PREP)
     # The prep step sees the reference's headers, never the student's (SPEC section 8).
-    _forge_card_library(${prefix}_prep "${PREP}" "${prep_dirs};${reference_dirs}" "${arg_LIBRARIES}")
+    _forge_card_library(${prefix}_prep ${arg_BACKEND} "${PREP}" "${prep_dirs};${reference_dirs}" "${arg_LIBRARIES}")
     target_link_libraries(${prefix}_bench PRIVATE ${prefix}_prep)
     _forge_check_prep_includes("${name}" "${PREP}" "${STUDENT}")
     _forge_add_prep_link_check(${name} ${arg_BACKEND} "${arg_LIBRARIES}")
@@ -159,12 +164,15 @@ endfunction()
 
 # A card role built on its own: an object library (its objects go into the
 # targets that link it), or an interface library when it is only headers.
-function(_forge_card_library target files include_dirs libraries)
+function(_forge_card_library target backend files include_dirs libraries)
   set(sources "${files}")
   list(FILTER sources INCLUDE REGEX "\\.(c|cc|cpp|cxx|cu)$")
   if(sources)
     add_library(${target} OBJECT ${files})
     set(scope PUBLIC)
+    if(backend STREQUAL "CUDA")
+      target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
+    endif()
   else()
     add_library(${target} INTERFACE ${files})
     set(scope INTERFACE)

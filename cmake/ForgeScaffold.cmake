@@ -27,8 +27,8 @@ function(_forge_card_files role card backend out)
   set(${out} "${files}" PARENT_SCOPE)
 endfunction()
 
-# Creates the missing files among `files` (absolute paths in `card`) from the
-# templates. Backend-specific templates live in templates/host and
+# Creates the missing files among `files` (absolute paths in `card`) that sit
+# where the card layout has a template. Backend-specific templates live in templates/host and
 # templates/cuda, the rest (contract, README, prep step) in templates/.
 function(_forge_scaffold name card backend files)
   get_property(templates GLOBAL PROPERTY FORGE_TEMPLATES_DIR)
@@ -39,10 +39,13 @@ function(_forge_scaffold name card backend files)
       continue()
     endif()
     file(RELATIVE_PATH relative "${card}" "${file}")
-    if(EXISTS "${templates}/${backend_dir}/${relative}")
+    if(relative MATCHES "^(window\\.toml|README\\.md|prep/prep\\.(hpp|cpp))$")
+      set(template "${templates}/${relative}")
+    elseif(relative MATCHES "^(reference/reference|student/student|bench)\\.(hpp|cpp|cu)$"
+           AND EXISTS "${templates}/${backend_dir}/${relative}")
       set(template "${templates}/${backend_dir}/${relative}")
     else()
-      set(template "${templates}/${relative}")
+      continue()  # a file of the author's own layout: the build names it if missing
     endif()
     file(READ "${template}" content)
     string(REPLACE "@FORGE_OPERATOR@" "${name}" content "${content}")
