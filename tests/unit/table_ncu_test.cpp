@@ -203,6 +203,9 @@ BOOST_AUTO_TEST_CASE(the_speed_of_light_duration_stands_in_when_the_metric_id_is
     const std::string both = long_header + long_row(0, "k", "Duration", "us", "3.5", "GPU Speed Of Light Throughput") +
                              duration_row(0, "k", "ns", "3499");
     BOOST_TEST(forge::import_ncu_csv(both, "run.csv").kernels[0].time_ns == 3499.0);
+    const std::string metric_first = long_header + duration_row(0, "k", "ns", "3499") +
+                                     long_row(0, "k", "Duration", "us", "3.5", "GPU Speed Of Light Throughput");
+    BOOST_TEST(forge::import_ncu_csv(metric_first, "run.csv").kernels[0].time_ns == 3499.0);
 }
 
 BOOST_AUTO_TEST_CASE(no_duration_metric_names_the_file_and_what_is_missing) {
