@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -14,6 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include "forge/contract/check.hpp"
+#include "forge/credit/credit.hpp"
+#include "forge/eval/eval.hpp"
+#include "forge/table/kernel_table.hpp"
 
 namespace {
 
@@ -64,6 +68,36 @@ const std::vector<std::string>& contract_corpus() {
     }();
     return corpus;
 }
+
+// A profiler export of a long run: `rows` distinct kernel names, a few of them the
+// priced rebuild launches (k1_*, chunk_cumsum*), the rest the operator's own work.
+forge::SideReading large_side(std::size_t rows) {
+    forge::KernelTable table;
+    table.kernels.reserve(rows);
+    double total = 0.0;
+    for (std::size_t i = 0; i < rows; ++i) {
+        std::string name = i % 997 == 0   ? "k1_solve_tile_" + std::to_string(i)
+                           : i % 991 == 0 ? "chunk_cumsum_fwd_" + std::to_string(i)
+                                          : "void flash::bwd_kernel<" + std::to_string(i) + ", 128, true>";
+        const double time_ns = 1000.0 + static_cast<double>(i % 113) * 17.0;
+        total += time_ns;
+        table.kernels.push_back({.name = std::move(name), .launches = 1, .time_ns = time_ns, .pct = 0.0});
+    }
+    return {.ms = total / 1e6, .kernels = std::move(table), .profiler = forge::ProfilerDigest{.total_ns = total, .calls = 1}};
+}
+
+void credit_10000_rows(benchmark::State& state) {
+    const forge::ContractCheck check = forge::check_contract_text(typical_contract, "window.toml");
+    if (!check.contract) throw std::runtime_error("the typical contract does not parse");
+    const forge::SideReading student = large_side(10'000);
+    const forge::SideReading reference = large_side(16);
+    for (auto _ : state) {
+        std::optional<forge::Credit> credit = forge::window_credit(*check.contract, student, reference);
+        benchmark::DoNotOptimize(credit);
+    }
+    state.SetItemsProcessed(state.iterations() * 10'000);
+}
+BENCHMARK(credit_10000_rows)->Unit(benchmark::kMillisecond);
 
 void check_typical_contract(benchmark::State& state) {
     for (auto _ : state) {
