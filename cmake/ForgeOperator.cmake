@@ -1,7 +1,7 @@
 # forge_add_operator(<name> ...): one operator card, from its directory to its
-# CTest tests. Signature and behaviour: SPEC section 8; targets and the bench's
-# command line: notes/CARD.md. Relative paths given to DIRECTORY are relative to
-# the calling directory; relative paths in the file lists, to the card.
+# CTest tests. Signature and behaviour: SPEC section 8 and cmake/README.md.
+# Relative paths given to DIRECTORY are relative to the calling directory;
+# relative paths in the file lists, to the card.
 include_guard(GLOBAL)
 
 function(forge_add_operator)
