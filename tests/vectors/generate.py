@@ -46,13 +46,6 @@ REGEX_KEY = {"student": "student_kernel_regex", "reference": "ref_kernel_regex"}
 OTHER_SIDE = {"student": "reference", "reference": "student"}
 ENTRY_STRING_KEYS = ("class", "produced_by", "derived_from", "student_kernel_regex",
                      "ref_kernel_regex", "note", "dtype")
-SCHEMA_KEYS = {
-    "": ("schema_version", "reference", "student", "asymmetry"),
-    "reference": ("window", "inputs", "outputs"),
-    "student": ("window", "inputs", "outputs"),
-    "asymmetry": KINDS + ENTRY_STRING_KEYS + ("shape",),
-}
-
 FINDING_CODES = (
     "malformed", "contract-absent", "list-empty", "entry-duplicate", "entry-not-listed",
     "class-invalid", "output-symmetrize", "output-both-sides", "symmetrize-one-side",
@@ -273,8 +266,8 @@ def pad(name: str, rng: random.Random) -> str:
     return name
 
 
-def scenario(rng: random.Random, *, price_only_regexes: bool = False,
-             mistakes: float = 1.0, unknown_keys: bool = True) -> tuple[dict, list[dict]]:
+def scenario(rng: random.Random, *, mistakes: float = 1.0,
+             unknown_keys: bool = True) -> tuple[dict, list[dict]]:
     """A contract document (dict, in TOML order) and the unknown keys it carries
     ({"key": dotted key} for each). `mistakes` scales how often things go wrong."""
     def chance(p: float) -> bool:
@@ -334,7 +327,7 @@ def scenario(rng: random.Random, *, price_only_regexes: bool = False,
             else:
                 e["dtype"] = rng.choice(DTYPES)
         if cls == "price" and rng.random() < 0.75:
-            e[REGEX_KEY[payer]] = pick_regex(rng, 0.0 if price_only_regexes else 0.12 * mistakes)
+            e[REGEX_KEY[payer]] = pick_regex(rng, 0.12 * mistakes)
         if chance(0.05):
             e[REGEX_KEY[OTHER_SIDE[payer]]] = pick_regex(rng, 0.0)
         if cls != "price" and chance(0.05):
@@ -1045,7 +1038,7 @@ def credit_contract(rng: random.Random) -> tuple[dict, dict[str, list[str]]]:
     return doc, regexes
 
 
-def profiler_for(rows: list[dict] | None, ms: float, rng: random.Random) -> dict | None:
+def profiler_for(ms: float, rng: random.Random) -> dict | None:
     r = rng.random()
     if r < 0.15:
         return None
@@ -1118,7 +1111,7 @@ def credit_case(rng: random.Random) -> tuple[dict, str | None]:
         ms = rng.choice([round(total_ms * rng.uniform(0.9, 1.1), 6)] * 14 + [0, None, round(total_ms * 3, 6)])
         req[f"{side}_kernels"] = rows
         req[f"{side}_ms"] = ms
-        req[f"{side}_profiler"] = profiler_for(rows, ms, rng) if ms else None
+        req[f"{side}_profiler"] = profiler_for(ms, rng) if ms else None
     probe = rng.random()
     if probe < 0.06:
         rounding_probe(req, rng.choice(["student", "ref"]), rng)
