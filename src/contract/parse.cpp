@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
-#include <system_error>
 #include <unordered_set>
 #include <utility>
 
@@ -90,6 +89,14 @@ std::string key_text(std::string_view key) {
 }
 
 std::string entry_key(int index) { return "asymmetry[" + std::to_string(index) + "]"; }
+
+// A dotted key, joined only when a message needs it.
+struct KeyPath {
+    std::string_view table;  // "reference", "asymmetry[2]"
+    std::string_view key;    // "inputs", "class"
+
+    [[nodiscard]] std::string text() const { return std::string(table) + "." + std::string(key); }
+};
 
 // Thrown inside the reader: the first reason the file is refused.
 struct Refusal {
@@ -213,39 +220,64 @@ private:
 
     void read_side(const toml::table& table, std::string_view side, std::vector<std::string>& inputs,
                    std::vector<std::string>& outputs, std::string& window) {
-        const std::string prefix = std::string(side) + ".";
-        for (const auto& [key, node] : table) note_location(prefix + std::string(key.str()), key.source());
-        inputs = string_list(table, prefix + "inputs");
-        outputs = string_list(table, prefix + "outputs");
-        if (const toml::node* node = table.get("window")) {
-            window = string_value(*node, prefix + "window", "window = \"the timed call, in words\"");
+        for (const auto& [key, node] : table) {
+            const std::string_view name = key.str();
+            note_location(std::string(side) + "." + std::string(name), key.source());
+            const KeyPath path{side, name};
+            if (name == "inputs") {
+                inputs = string_list(node, path);
+            } else if (name == "outputs") {
+                outputs = string_list(node, path);
+            } else if (name == "window") {
+                window = string_value(node, path);
+            }
         }
     }
 
     // `_str_list`: strings, stripped, empty ones dropped, repeats dropped (first kept).
-    std::vector<std::string> string_list(const toml::table& table, const std::string& key) const {
-        const std::string_view name = std::string_view(key).substr(key.find('.') + 1);
-        const toml::node* node = table.get(name);
-        std::vector<std::string> out;
-        if (!node) return out;
-        const std::string fix = "list the tensor names as strings, e.g. " + std::string(name) + " = [\"q\", \"k\"]";
-        const toml::array* array = node->as_array();
-        if (!array) refuse_type(key, *node, "an array of strings", fix);
+    std::vector<std::string> string_list(const toml::node& node, const KeyPath& path) const {
+        const toml::array* array = node.as_array();
+        if (!array) refuse_type(path.text(), node, "an array of strings", list_fix(path.key));
+        // Short lists (every real one) are deduplicated by a scan, long ones by a set.
+        constexpr std::size_t short_list = 32;
         std::unordered_set<std::string_view> seen;
+        std::vector<std::string> out;
+        out.reserve(array->size());
         for (const toml::node& item : *array) {
             if (!item.is_string()) {
-                refuse(key, location_of(item.source()),
-                       "holds " + std::string(type_name(item)) + " where a tensor name belongs", fix);
+                refuse(path.text(), location_of(item.source()),
+                       "holds " + std::string(type_name(item)) + " where a tensor name belongs", list_fix(path.key));
             }
-            const std::string_view name_text = detail::python_strip(item.as_string()->get());
-            if (!name_text.empty() && seen.insert(name_text).second) out.emplace_back(name_text);
+            const std::string_view name = detail::python_strip(item.as_string()->get());
+            if (name.empty()) continue;
+            const bool repeated = array->size() <= short_list ? std::find(out.begin(), out.end(), name) != out.end()
+                                                              : !seen.insert(name).second;
+            if (!repeated) out.emplace_back(name);
         }
         return out;
     }
 
-    std::string string_value(const toml::node& node, const std::string& key, std::string_view example) const {
-        if (!node.is_string()) refuse_type(key, node, "a string", "quote it, e.g. " + std::string(example));
+    static std::string list_fix(std::string_view key) {
+        return "list the tensor names as strings, e.g. " + std::string(key) + " = [\"q\", \"k\"]";
+    }
+
+    // A string value, stripped as Python's str.strip() does.
+    std::string string_value(const toml::node& node, const KeyPath& path) const {
+        if (!node.is_string()) {
+            refuse_type(path.text(), node, "a string", "quote it, e.g. " + std::string(path.key) + " = " + std::string(example_of(path.key)));
+        }
         return std::string(detail::python_strip(node.as_string()->get()));
+    }
+
+    static std::string_view example_of(std::string_view key) {
+        if (key == "class") return "\"price\" (symmetrize, price or accept)";
+        if (key == "produced_by") return "\"forward\" (forward, prep, cache or other)";
+        if (key == "derived_from") return "\"k, beta\"";
+        if (key == "student_kernel_regex" || key == "ref_kernel_regex") return "\"rebuild_\"";
+        if (key == "note") return "\"what the extra work is\"";
+        if (key == "dtype") return "\"bf16\"";
+        if (key == "window") return "\"the timed call, in words\"";
+        return "\"A\"";  // the four kinds: a tensor name
     }
 
     void read_entries(const toml::table& root) {
@@ -267,23 +299,26 @@ private:
 
     void read_entry(const toml::table& table, int index) {
         const std::string key = entry_key(index);
-        note_location(key, table.source());
-        for (const auto& [name, node] : table) note_location(key + "." + std::string(name.str()), name.source());
         const auto where = location_of(table.source());
-
+        note_location(key, table.source());
         Asymmetry entry;
         entry.index = index;
-        std::vector<std::string_view> keyed;
-        for (Kind kind : all_kinds) {
-            const std::string_view kind_name = to_string(kind);
-            const toml::node* node = table.get(kind_name);
-            if (!node) continue;
-            std::string name = string_value(*node, key + "." + std::string(kind_name),
-                                            std::string(kind_name) + " = \"A\"");
-            if (name.empty()) continue;
-            keyed.push_back(kind_name);
-            entry.kind = kind;
-            entry.name = std::move(name);
+        std::vector<std::string_view> keyed;  // the kinds with a name, as found
+        for (const auto& [name_key, node] : table) {
+            const std::string_view name = name_key.str();
+            note_location(key + "." + std::string(name), name_key.source());
+            const KeyPath path{key, name};
+            if (const auto kind = kind_from_string(name)) {
+                std::string tensor = string_value(node, path);
+                if (tensor.empty()) continue;  // the reference's str(...).strip(): keys nothing
+                keyed.push_back(name);
+                entry.kind = *kind;
+                entry.name = std::move(tensor);
+            } else if (name == "shape") {
+                entry.shape = read_shape(node, path);
+            } else if (std::string* field = text_field(entry, name)) {
+                *field = string_value(node, path);
+            }
         }
         if (keyed.size() != 1) {
             if (keyed.empty()) {
@@ -296,31 +331,31 @@ private:
             refuse(key, where, several + ", but an entry is keyed by exactly one kind",
                    "keep one, and declare each other difference in its own [[asymmetry]] entry");
         }
-        if (const toml::node* shape = table.get("shape")) entry.shape = read_shape(*shape, key + ".shape");
-        const auto text = [&](std::string_view name, std::string_view example) {
-            const toml::node* node = table.get(name);
-            return node ? string_value(*node, key + "." + std::string(name), example) : std::string();
-        };
-        entry.cls = text("class", "class = \"price\" (symmetrize, price or accept)");
-        entry.produced_by = text("produced_by", "produced_by = \"forward\" (forward, prep, cache or other)");
-        entry.derived_from = text("derived_from", "derived_from = \"k, beta\"");
-        entry.student_kernel_regex = text("student_kernel_regex", "student_kernel_regex = \"rebuild_\"");
-        entry.ref_kernel_regex = text("ref_kernel_regex", "ref_kernel_regex = \"rebuild_\"");
-        entry.note = text("note", "note = \"what the extra work is\"");
-        entry.dtype = text("dtype", "dtype = \"bf16\"");
         contract_.asymmetries.push_back(std::move(entry));
     }
 
-    std::vector<std::int64_t> read_shape(const toml::node& node, const std::string& key) const {
+    // The entry's string field a key fills, or null for the kinds, shape and unknown keys.
+    static std::string* text_field(Asymmetry& entry, std::string_view key) {
+        if (key == "class") return &entry.cls;
+        if (key == "produced_by") return &entry.produced_by;
+        if (key == "derived_from") return &entry.derived_from;
+        if (key == "student_kernel_regex") return &entry.student_kernel_regex;
+        if (key == "ref_kernel_regex") return &entry.ref_kernel_regex;
+        if (key == "note") return &entry.note;
+        if (key == "dtype") return &entry.dtype;
+        return nullptr;
+    }
+
+    std::vector<std::int64_t> read_shape(const toml::node& node, const KeyPath& path) const {
         const std::string_view fix = "write the shape as a list of integers, e.g. shape = [4, 128, 64]";
         const toml::array* array = node.as_array();
-        if (!array) refuse_type(key, node, "an array of integers", fix);
+        if (!array) refuse_type(path.text(), node, "an array of integers", fix);
         std::vector<std::int64_t> shape;
         shape.reserve(array->size());
         for (const toml::node& item : *array) {
             if (!item.is_integer()) {
-                refuse(key, location_of(item.source()), "holds " + std::string(type_name(item)) + " where a dimension belongs",
-                       fix);
+                refuse(path.text(), location_of(item.source()),
+                       "holds " + std::string(type_name(item)) + " where a dimension belongs", fix);
             }
             shape.push_back(item.as_integer()->get());
         }
@@ -348,6 +383,9 @@ std::optional<Finding> refuse_before_parsing(std::string_view text, std::string_
                                 "save the file as UTF-8 without a BOM",
                          SourceLocation{1, 1});
     }
+    // Every level of nesting takes a '.', '[' or '{': with few of them the scan is moot.
+    const auto structural = std::count_if(text.begin(), text.end(), [](char c) { return c == '.' || c == '[' || c == '{'; });
+    if (static_cast<std::size_t>(structural) <= max_nesting) return std::nullopt;
     if (const auto deep = detail::find_nesting_deeper_than(text, max_nesting)) {
         return malformed(file + " line " + std::to_string(deep->line) + ": keys or values nest more than " +
                              std::to_string(max_nesting) + " levels deep; a contract needs three",
@@ -396,44 +434,38 @@ std::filesystem::path contract_file(const std::filesystem::path& file_or_dir) {
 }
 
 ParsedContract load_window_contract(const std::filesystem::path& file_or_dir) {
-    namespace fs = std::filesystem;
-    const fs::path file = contract_file(file_or_dir);
+    const std::filesystem::path file = contract_file(file_or_dir);
     const std::string label = file.string();
-    std::error_code error;
     ParsedContract out;
-
-    const auto status = fs::status(file, error);
-    if (status.type() == fs::file_type::not_found) {
-        out.findings.push_back({"contract-absent", Severity::error, std::nullopt,
-                                label + " does not exist: every operator declares its reference's and its student's "
-                                        "timed-call boundaries there; scaffold the card with "
-                                        "forge_add_operator(<name>), or copy templates/window.toml and fill it in",
-                                std::nullopt});
-        return out;
-    }
-    if (error) {
-        out.findings.push_back(malformed(label + " cannot be read: " + error.message() + "; make it readable"));
-        return out;
-    }
-    if (fs::is_directory(status)) {
-        out.findings.push_back(malformed(label + " is a directory; window.toml must be a file"));
-        return out;
-    }
-
     errno = 0;
     const std::unique_ptr<std::FILE, int (*)(std::FILE*)> stream(std::fopen(label.c_str(), "rb"), &std::fclose);
     if (!stream) {
-        out.findings.push_back(malformed(label + " cannot be read: " + std::strerror(errno) + "; make it readable"));
+        if (errno == ENOENT || errno == ENOTDIR) {
+            out.findings.push_back({"contract-absent", Severity::error, std::nullopt,
+                                    label + " does not exist: every operator declares its reference's and its "
+                                            "student's timed-call boundaries there; scaffold the card with "
+                                            "forge_add_operator(<name>), or copy templates/window.toml and fill it in",
+                                    std::nullopt});
+        } else {
+            out.findings.push_back(malformed(label + " cannot be read: " + std::strerror(errno) + "; make it readable"));
+        }
         return out;
     }
-    // One byte past the limit is enough to refuse an oversized file without reading it all.
-    std::string text(max_contract_bytes + 1, '\0');
-    const std::size_t read = std::fread(text.data(), 1, text.size(), stream.get());
+    // Reading stops one chunk past the limit: an oversized file is refused without reading it all.
+    std::string text;
+    char chunk[16384];
+    while (text.size() <= max_contract_bytes) {
+        const std::size_t read = std::fread(chunk, 1, sizeof chunk, stream.get());
+        text.append(chunk, read);
+        if (read < sizeof chunk) break;
+    }
     if (std::ferror(stream.get())) {
-        out.findings.push_back(malformed(label + " cannot be read: " + std::strerror(errno) + "; make it readable"));
+        const int error = errno;
+        out.findings.push_back(malformed(error == EISDIR ? label + " is a directory; window.toml must be a file"
+                                                         : label + " cannot be read: " + std::strerror(error) +
+                                                               "; make it readable"));
         return out;
     }
-    text.resize(read);
     return parse_window_contract(text, label);
 }
 

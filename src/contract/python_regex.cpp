@@ -1,7 +1,9 @@
 // A port of the checks in CPython 3.11's `re._parser` (and the two in
 // `re._compiler`: fixed-width lookbehinds, the TEMPLATE flag), so a kernel regex
 // is valid here exactly when `re.compile` accepts it. While it checks, it writes
-// the equivalent Boost.Regex pattern, so matching needs no second parser.
+// the equivalent Boost.Regex pattern (ICU flavour, code points), so matching
+// needs no second parser. ICU supplies what Python takes from its Unicode
+// database: character names (\N{...}) and identifier characters.
 #include "forge/contract/python_regex.hpp"
 
 #include <algorithm>
@@ -10,6 +12,8 @@
 #include <map>
 #include <string>
 #include <vector>
+
+#include <unicode/uchar.h>
 
 #include "python_regex_boost.hpp"
 #include "python_text.hpp"
@@ -75,15 +79,29 @@ bool is_hex_digit(char32_t c) noexcept {
     return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-// `str.isidentifier()`, exact for ASCII; any non-ASCII code point is taken as a
-// letter (Python consults the Unicode XID tables, which are not here).
+// `str.isidentifier()`: XID_Start (or '_') then XID_Continue.
 bool is_identifier(std::u32string_view name) noexcept {
     if (name.empty()) return false;
-    const auto head = name.front();
-    if (!(is_ascii_letter(head) || head == '_' || head >= 0x80)) return false;
-    return std::all_of(name.begin() + 1, name.end(), [](char32_t c) {
-        return is_ascii_letter(c) || is_digit(c) || c == '_' || c >= 0x80;
-    });
+    const auto property = [](char32_t c, UProperty which) {
+        return u_hasBinaryProperty(static_cast<UChar32>(c), which) != 0;
+    };
+    if (!(name.front() == '_' || property(name.front(), UCHAR_XID_START))) return false;
+    return std::all_of(name.begin() + 1, name.end(), [&](char32_t c) { return property(c, UCHAR_XID_CONTINUE); });
+}
+
+// `unicodedata.lookup(name)` for one character: a name or an alias, any case.
+std::optional<char32_t> character_named(std::u32string_view name) {
+    std::string ascii;
+    for (char32_t c : name) {
+        if (c >= 0x80) return std::nullopt;  // names are ASCII
+        ascii += static_cast<char>(c);
+    }
+    for (UCharNameChoice choice : {U_UNICODE_CHAR_NAME, U_CHAR_NAME_ALIAS}) {
+        UErrorCode status = U_ZERO_ERROR;
+        const UChar32 c = u_charFromName(choice, ascii.c_str(), &status);
+        if (U_SUCCESS(status)) return static_cast<char32_t>(c);
+    }
+    return std::nullopt;
 }
 
 std::string to_utf8(std::u32string_view text) {
@@ -92,39 +110,57 @@ std::string to_utf8(std::u32string_view text) {
     return out;
 }
 
-std::string hex_byte(unsigned value) {
+std::string hex(char32_t c) {
     static constexpr char digits[] = "0123456789abcdef";
-    std::string out = "\\x";
-    out += digits[(value >> 4) & 0xf];
-    out += digits[value & 0xf];
-    return out;
-}
-
-// A code point outside a class: ASCII letters and digits as they are, every other
-// ASCII character as a hex escape, anything else as its UTF-8 bytes in a group.
-std::string literal_text(char32_t c) {
-    if (c < 0x80) {
-        if (is_ascii_letter(c) || is_digit(c) || c == '_') return std::string(1, static_cast<char>(c));
-        return hex_byte(c);
-    }
-    std::string bytes;
-    append_utf8(bytes, c);
-    std::string out = "(?:";
-    for (char byte : bytes) out += hex_byte(static_cast<unsigned char>(byte));
-    return out + ")";
-}
-
-// A code point inside a class: Boost classes here hold bytes, so every non-ASCII
-// code point stands for any non-ASCII byte.
-std::string class_literal_text(char32_t c) {
-    return c < 0x80 ? hex_byte(c) : std::string("\\x80-\\xff");
-}
-
-std::string class_range_text(char32_t lo, char32_t hi) {
     std::string out;
-    if (lo < 0x80) out = hex_byte(lo) + "-" + hex_byte(std::min<char32_t>(hi, 0x7f));
-    if (hi >= 0x80) out += "\\x80-\\xff";
+    do {
+        out.insert(out.begin(), digits[c & 0xf]);
+        c >>= 4;
+    } while (c != 0);
     return out;
+}
+
+// A code point outside a class: ASCII letters and digits as they are, anything
+// else by number, so no character means something else to Boost.
+std::string literal_text(char32_t c) {
+    if (c < 0x80 && (is_ascii_letter(c) || is_digit(c) || c == '_')) return std::string(1, static_cast<char>(c));
+    return "\\x{" + hex(c) + "}";
+}
+
+std::string class_range_text(char32_t lo, char32_t hi) { return literal_text(lo) + "-" + literal_text(hi); }
+
+// Python's \s: the code points str.isspace() accepts.
+constexpr std::string_view python_space_members =
+    "\\x{9}-\\x{d}\\x{1c}-\\x{20}\\x{85}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}";
+constexpr std::string_view ascii_word_members = "a-zA-Z0-9_";
+// Python's \w: str.isalnum() (letters, and digits and numerals of every kind) or '_'.
+constexpr std::string_view unicode_word_members = "[:Lu:][:Ll:][:Lt:][:Lm:][:Lo:][:Nd:][:Nl:][:No:]_";
+
+std::string word_members(bool ascii) { return std::string(ascii ? ascii_word_members : unicode_word_members); }
+
+// \d \D \s \S \w \W: the members they add to a class, or (negated, inside a
+// class) Boost's own spelling, which is as close as a class member can get.
+std::string category_members(char32_t c, bool ascii) {
+    switch (c) {
+        case 'd': return ascii ? "0-9" : "[:Nd:]";
+        case 'w': return word_members(ascii);
+        case 's': return ascii ? "\\x{9}-\\x{d}\\x{20}" : std::string(python_space_members);
+        default: return std::string("\\") + static_cast<char>(c);
+    }
+}
+
+// The same, outside a class.
+std::string category_text(char32_t c, bool ascii) {
+    const bool negated = c == 'D' || c == 'W' || c == 'S';
+    const char32_t positive = negated ? c - 'A' + 'a' : c;
+    return (negated ? "[^" : "[") + category_members(positive, ascii) + "]";
+}
+
+// \b and \B with Python's word characters. Python's \B never matches empty text.
+std::string boundary_text(bool boundary, bool ascii) {
+    const std::string word = "[" + word_members(ascii) + "]";
+    if (boundary) return "(?:(?<=" + word + ")(?!" + word + ")|(?<!" + word + ")(?=" + word + "))";
+    return "(?:(?<=" + word + ")(?=" + word + ")|(?<!" + word + ")(?!" + word + ")(?!\\A\\z))";
 }
 
 std::string quantifier_text(std::uint64_t min, std::uint64_t max) {
@@ -381,9 +417,9 @@ private:
         if (c == 'N') {
             if (!source_.match('{')) source_.fail("missing {");
             const auto name = source_.get_until('}', "character name");
-            source_.fail("named character \\N{" + to_utf8(name) +
-                             "} is not supported here: write the character itself, or \\uXXXX",
-                         name.size() + 4);
+            const auto named = character_named(name);
+            if (!named) source_.fail("undefined character name '" + to_utf8(name) + "'", name.size() + 4);
+            return named;
         }
         return std::nullopt;
     }
@@ -409,15 +445,15 @@ private:
     Item literal(char32_t c) const { return {Op::unit, {1, 1}, literal_text(c)}; }
 
     // `_escape`: an escape outside a class.
-    Item escape(const Token& token) {
+    Item escape(const Token& token, unsigned flags) {
         const char32_t c = token.ch;
-        if (is_category(c)) return {Op::unit, {1, 1}, token.text()};
+        const bool ascii = (flags & flag_ascii) != 0;
+        if (is_category(c)) return {Op::unit, {1, 1}, category_text(c, ascii)};
         switch (c) {
             case 'A': return {Op::at, {}, "\\A"};
             case 'Z': return {Op::at, {}, "\\z"};
-            case 'b': return {Op::at, {}, "\\b"};
-            // Boost's \B differs at the ends of the text; Python's never matches empty text.
-            case 'B': return {Op::at, {}, "(?:(?<=\\w)(?=\\w)|(?<!\\w)(?!\\w)(?!\\A\\z))"};
+            case 'b': return {Op::at, {}, boundary_text(true, ascii)};
+            case 'B': return {Op::at, {}, boundary_text(false, ascii)};
             default: break;
         }
         if (const auto code = simple_escape(c)) return literal(*code);
@@ -454,10 +490,10 @@ private:
     }
 
     // `_class_escape`: an escape inside a class.
-    ClassMember class_escape(const Token& token) {
+    ClassMember class_escape(const Token& token, unsigned flags) {
         const char32_t c = token.ch;
         if (const auto code = simple_escape(c)) return {ClassMember::literal, *code, {}};
-        if (is_category(c)) return {ClassMember::category, 0, token.text()};
+        if (is_category(c)) return {ClassMember::category, 0, category_members(c, (flags & flag_ascii) != 0)};
         if (const auto code = numbered_escape(token)) return {ClassMember::literal, *code, {}};
         if (is_octal_digit(c)) {
             const std::u32string escape = std::u32string(1, c) + source_.get_while(2, is_octal_digit);
@@ -517,13 +553,13 @@ private:
                     continue;
                 }
             }
+            const unsigned flags = scoped.value_or(flags_);
             if (token.escaped) {
-                items.push_back(escape(token));
+                items.push_back(escape(token, flags));
                 continue;
             }
-            const unsigned flags = scoped.value_or(flags_);
             switch (token.ch) {
-                case '[': items.push_back(parse_class()); break;
+                case '[': items.push_back(parse_class(flags)); break;
                 case '*':
                 case '+':
                 case '?':
@@ -532,7 +568,7 @@ private:
                     break;
                 }
                 case '.':
-                    items.push_back({Op::unit, {1, 1}, flags & flag_dotall ? "[\\x00-\\xff]" : "[^\\n]"});
+                    items.push_back({Op::unit, {1, 1}, flags & flag_dotall ? "[\\s\\S]" : "[^\\n]"});
                     break;
                 case '(': {
                     if (auto item = parse_group(verbose, nested, first, items.empty(), scoped)) {
@@ -630,21 +666,21 @@ private:
         return item.text + quantifier_text(min, max) + suffix;
     }
 
-    Item parse_class() {
+    Item parse_class(unsigned flags) {
         const std::size_t here = source_.tell() - 1;
         const bool negate = source_.match('^');
         std::vector<ClassMember> members;
         std::string text;
         const auto add = [&](const ClassMember& member) {
             members.push_back(member);
-            text += member.kind == ClassMember::category ? member.text : class_literal_text(member.code);
+            text += member.kind == ClassMember::category ? member.text : literal_text(member.code);
         };
         while (true) {
             const auto token = source_.get();
             if (!token) source_.fail("unterminated character set", source_.tell() - here);
             if (token->is(']') && !members.empty()) break;
             const ClassMember first =
-                token->escaped ? class_escape(*token) : ClassMember{ClassMember::literal, token->ch, {}};
+                token->escaped ? class_escape(*token, flags) : ClassMember{ClassMember::literal, token->ch, {}};
             if (!source_.match('-')) {
                 add(first);
                 continue;
@@ -657,7 +693,7 @@ private:
                 break;
             }
             const ClassMember last =
-                that->escaped ? class_escape(*that) : ClassMember{ClassMember::literal, that->ch, {}};
+                that->escaped ? class_escape(*that, flags) : ClassMember{ClassMember::literal, that->ch, {}};
             const std::string range = token->text() + "-" + that->text();
             if (first.kind != ClassMember::literal || last.kind != ClassMember::literal || last.code < first.code) {
                 source_.fail("bad character range " + range, token->length() + 1 + that->length());
@@ -889,19 +925,20 @@ std::string python_to_boost_pattern(std::string_view pattern) {
     }
 }
 
-boost::regex compile_python_regex(std::string_view pattern) {
+CompiledPythonRegex compile_python_regex(std::string_view pattern) {
     const std::string translated = python_to_boost_pattern(pattern);
     try {
-        return boost::regex(translated, boost::regex::perl);
+        return boost::make_u32regex(translated, boost::regex::perl);
     } catch (const boost::regex_error& error) {
         throw PythonRegexError("valid in Python, but the matcher cannot run it (" + std::string(error.what()) + ")");
     }
 }
 
-bool python_regex_search(const boost::regex& compiled, std::string_view subject) {
+bool python_regex_search(const CompiledPythonRegex& compiled, std::string_view subject) {
     try {
-        return boost::regex_search(subject.begin(), subject.end(), compiled, boost::match_default | boost::match_any);
-    } catch (const std::runtime_error& error) {
+        return boost::u32regex_search(subject.begin(), subject.end(), compiled, boost::match_default | boost::match_any);
+    } catch (const std::exception& error) {
+        // Boost's complexity bound, or text that is not UTF-8.
         throw PythonRegexError("matching gave up: " + std::string(error.what()));
     }
 }

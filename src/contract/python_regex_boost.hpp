@@ -1,14 +1,15 @@
-// Internal: Python `re` patterns run by Boost.Regex, with `re.search` semantics.
-// The translation keeps Python's meaning on ASCII text (kernel names): `^`, `$`,
-// `.`, `\Z`, `{,n}`, a literal `{`, named groups and their references, inline
-// flags. Non-ASCII code points inside a character class match any non-ASCII byte.
+// Internal: Python `re` patterns run by Boost.Regex (its ICU flavour, on UTF-8
+// text as code points), with `re.search` semantics. The translation keeps Python's
+// meaning: `^`, `$`, `.`, `\Z`, `\s`, `{,n}`, a literal `{`, named groups and their
+// references, inline flags including (?a). \w and \b follow ICU's word characters,
+// which differ from Python's only on rare code points (combining marks, some numerals).
 #pragma once
 
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
-#include <boost/regex.hpp>
+#include <boost/regex/icu.hpp>
 
 namespace forge::detail {
 
@@ -22,10 +23,12 @@ public:
 // The Boost (perl syntax) pattern with the same meaning as Python `pattern`.
 [[nodiscard]] std::string python_to_boost_pattern(std::string_view pattern);
 
-// Compile once, search many times.
-[[nodiscard]] boost::regex compile_python_regex(std::string_view pattern);
+using CompiledPythonRegex = boost::u32regex;
 
-// `re.search(pattern, subject) is not None`.
-[[nodiscard]] bool python_regex_search(const boost::regex& compiled, std::string_view subject);
+// Compile once, search many times.
+[[nodiscard]] CompiledPythonRegex compile_python_regex(std::string_view pattern);
+
+// `re.search(pattern, subject) is not None`, `subject` being UTF-8.
+[[nodiscard]] bool python_regex_search(const CompiledPythonRegex& compiled, std::string_view subject);
 
 }  // namespace forge::detail

@@ -10,8 +10,7 @@
 namespace forge {
 
 // Why Python's `re.compile(pattern)` refuses `pattern` (its reason, with the position
-// in code points), or nullopt when it compiles. `\N{...}` named characters are refused:
-// there is no Unicode name table here.
+// in code points), or nullopt when it compiles.
 [[nodiscard]] std::optional<std::string> python_regex_error(std::string_view pattern);
 
 }  // namespace forge
