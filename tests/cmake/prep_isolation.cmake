@@ -9,7 +9,7 @@ set(card "${source}/scale")
 set(build "${WORK_DIR}/build")
 write_consumer("${source}" "forge_add_operator(scale BACKEND HOST)")
 configure_consumer("${source}" "${build}" result log)  # scaffolds
-# `x2` reaches both timed calls from a prep step (entry at line 14).
+# `x2` reaches both timed calls from a prep step (entry at line 13).
 file(WRITE "${card}/window.toml" [=[
 schema_version = 1
 

@@ -7,7 +7,7 @@ set(card "${source}/scale")
 set(build "${WORK_DIR}/build")
 write_consumer("${source}" "forge_add_operator(scale BACKEND HOST)")
 configure_consumer("${source}" "${build}" result log)  # scaffolds
-# `x2` reaches both timed calls from a prep step (entry at line 14).
+# `x2` reaches both timed calls from a prep step (entry at line 13).
 file(WRITE "${card}/window.toml" [=[
 schema_version = 1
 
@@ -35,5 +35,5 @@ configure_consumer("${source}" "${build}" result log)
 if(result EQUAL 0)
   fail("configure accepted a contract with a prep-produced input and no PREP sources:\n${log}")
 endif()
-expect_match("${log}" "${card}/window.toml:14:[0-9]+: error\\[prep-step-missing\\]: [^\n]*ref_input=x2" "prep-step-missing")
+expect_match("${log}" "${card}/window.toml:13:[0-9]+: error\\[prep-step-missing\\]: [^\n]*ref_input=x2" "prep-step-missing")
 
