@@ -288,6 +288,7 @@ private:
         for (const toml::node& entry : *entries) {
             if (!entry.is_table()) refuse_entries(entry);
         }
+        contract_.asymmetries.reserve(entries->size());
         int index = 0;
         for (const toml::node& entry : *entries) read_entry(*entry.as_table(), ++index);
     }
