@@ -1,0 +1,140 @@
+// Pricing the declared extra work off each side's per-kernel table (the
+// reference's window_credit / credited_ratio): which share of each side's
+// kernel time the `price` entries' regexes name, whether that share can be
+// trusted, and the ratio with it taken out of both readings. A diagnostic shown
+// beside the raw ratio, never the verdict. What `forge credit` prints.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "forge/contract/contract.hpp"
+#include "forge/eval/eval.hpp"
+#include "forge/table/kernel_table.hpp"
+
+namespace forge {
+
+// A profiled per-call kernel total may sit this far from the timed reading
+// before a credit read off that table is refused as unreconciled.
+inline constexpr double coverage_band = 0.20;
+
+// Why a credit is not usable (SPEC section 7).
+namespace credit_code {
+inline constexpr std::string_view table_missing = "table-missing";
+inline constexpr std::string_view regex_unmatched = "regex-unmatched";
+inline constexpr std::string_view coverage_out_of_band = "coverage-out-of-band";
+}  // namespace credit_code
+
+// A priced entry's regex that Boost cannot compile, or whose matching exceeds
+// Boost's complexity bound on a kernel name (never a hang).
+struct CreditError : std::runtime_error {
+    CreditError(std::string message, std::string entry, std::string kernel);
+
+    std::string entry;   // the entry's subject, e.g. "ref_input=A"
+    std::string kernel;  // the kernel name being matched; "" when the regex does not compile
+};
+
+// One side's entries priced against that side's table.
+struct SideCredit {
+    std::vector<std::string> priced;     // the side's priced entries, by name, in file order
+    double fraction = 0.0;               // matched_ns / total_ns (0 when the total is not positive)
+    std::vector<std::string> matched;    // names of the matching rows, sorted, once each
+    double matched_ns = 0.0;             // every matching row counted once (also two rows of one name)
+    double total_ns = 0.0;               // all rows; 0 when the side prices nothing or has no table
+    std::vector<std::string> unmatched;  // priced entries whose regex matched no row, in file order
+    bool table = false;                  // the side has a table with at least one row
+};
+
+struct CreditReason {
+    std::string code;  // credit_code::*
+    std::string message;
+
+    friend bool operator==(const CreditReason&, const CreditReason&) = default;
+};
+
+// Profiled per-call kernel time / timed reading, per priced side where both
+// figures exist, rounded to 3 decimals.
+struct Reconciliation {
+    std::optional<double> student;
+    std::optional<double> reference;
+
+    [[nodiscard]] bool empty() const noexcept { return !student && !reference; }
+};
+
+struct Credit {
+    SideCredit student;
+    SideCredit reference;
+    bool usable = false;                 // tables present, every regex matched, coverage in band
+    std::vector<CreditReason> why;       // empty when usable
+    std::vector<std::string> unpriced;   // price-class entries without the payer's regex
+    Reconciliation reconciliation;
+
+    [[nodiscard]] const SideCredit& side(Side s) const noexcept { return s == Side::student ? student : reference; }
+};
+
+struct CreditedRatio {
+    double credited_student_ms = 0.0;  // student_ms * (1 - student fraction)
+    double credited_ref_ms = 0.0;      // ref_ms * (1 - reference fraction)
+    double student_ms = 0.0;
+    double ref_ms = 0.0;
+    double credited_ratio = 0.0;       // credited_ref_ms / credited_student_ms
+    double raw_ratio = 0.0;            // ref_ms / student_ms
+    double student_fraction = 0.0;
+    double reference_fraction = 0.0;
+};
+
+// (profiler total_ns / calls / 1e6) / window_ms, as timing_audit.ncu_coverage:
+// nullopt without a digest or reading, for a reading that is not positive, a
+// total that is not a number (NaN) or calls that are not positive.
+[[nodiscard]] std::optional<double> coverage(const std::optional<ProfilerDigest>& profiler,
+                                             std::optional<double> window_ms) noexcept;
+
+// The contract's priced entries against one workload's two sides. nullopt when
+// nothing is priced (an undeclared contract, no price entry with the payer's
+// regex). Throws CreditError (see above).
+[[nodiscard]] std::optional<Credit> window_credit(const WindowContract& contract, const SideReading& student,
+                                                  const SideReading& reference);
+
+// The ratio with the priced work taken out of both readings; nullopt when the
+// credit is absent or not usable, a reading is missing or 0, or a credited
+// reading is not positive.
+[[nodiscard]] std::optional<CreditedRatio> credited_ratio(const std::optional<Credit>& credit,
+                                                          std::optional<double> student_ms,
+                                                          std::optional<double> ref_ms) noexcept;
+
+struct WorkloadCredit {
+    std::string name;
+    std::optional<Credit> credit;
+    std::optional<CreditedRatio> ratio;
+};
+
+struct RunCredit {
+    std::vector<WorkloadCredit> workloads;
+    // The eval's performance.ratio; when it has none, the geometric mean of the
+    // workloads' reference_ms / student_ms (nullopt when one cannot be formed).
+    std::optional<double> raw_ratio;
+    // Geometric mean of the workloads' credited ratios; only when every
+    // workload (at least one) has one, i.e. every credit is usable.
+    std::optional<double> credited_ratio;
+};
+
+// Every workload of an eval priced with the contract (regexes compiled once).
+// Throws CreditError (see above).
+[[nodiscard]] RunCredit credit_run(const WindowContract& contract, const EvalReport& eval);
+
+// The reference's window_credit result: student/reference {fraction, matched,
+// matched_ns, total_ns, priced, unmatched, table}, usable, why [{code, message}],
+// unpriced, and reconciliation {student?, reference?} only when it has a side.
+[[nodiscard]] nlohmann::json to_json(const Credit& credit);
+// The reference's credited_ratio result.
+[[nodiscard]] nlohmann::json to_json(const CreditedRatio& ratio);
+// What `forge credit --format json` prints: {"workloads": [{"name", "credit",
+// "ratio"}], "raw_ratio", "credited_ratio"} (null where absent).
+[[nodiscard]] nlohmann::json to_json(const RunCredit& run);
+
+}  // namespace forge

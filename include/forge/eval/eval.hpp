@@ -1,0 +1,76 @@
+// The bench's report, `eval.json` (SPEC section 5), read into what the checks
+// use. Reading is lenient exactly where the reference is (a kernel row's
+// time_ns that is missing or not a number counts 0, a name is Python's str() of
+// whatever is there, a profiler digest that is not an object is no digest) and
+// strict where the file is structurally wrong (not JSON, not an object, a
+// kernel row that is not an object, a time that is not a number): EvalError.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "forge/contract/contract.hpp"
+#include "forge/contract/finding.hpp"
+#include "forge/table/kernel_table.hpp"
+
+namespace forge {
+
+inline constexpr std::int64_t eval_schema_version = 1;
+
+// Deeper than this an eval.json is refused: the bench writes seven levels, and a
+// bound keeps every later walk over the values (copies, printing) shallow.
+inline constexpr std::size_t eval_max_depth = 512;
+
+// An eval file that cannot be read or is malformed (the CLI exits 2). The
+// message names the file, the line:column when known and the key path.
+struct EvalError : std::runtime_error {
+    EvalError(std::string message, std::string file, std::optional<SourceLocation> location, std::string key);
+
+    std::string file;
+    std::optional<SourceLocation> location;
+    std::string key;  // e.g. "performance.workloads[0].kernels.student[2]"; "" for the whole file
+};
+
+// One side's readings in one workload.
+struct SideReading {
+    std::optional<double> ms;                  // the timed reading
+    std::optional<KernelTable> kernels;        // absent: no table on record; an empty table has no rows
+    std::optional<ProfilerDigest> profiler;    // absent when the eval has none (or an empty one)
+};
+
+struct WorkloadReading {
+    std::string name;  // str() of "name", or the workload's index when it has none
+    SideReading reference;
+    SideReading student;
+
+    [[nodiscard]] const SideReading& side(Side s) const noexcept { return s == Side::student ? student : reference; }
+};
+
+struct EvalReport {
+    std::string path;                          // the file it was read from
+    std::optional<std::string> operator_name;  // "operator"
+    std::optional<std::string> backend;        // "backend": "cuda" | "host"
+    std::optional<std::string> contract;       // "contract": the window.toml the bench ran under
+    std::optional<bool> correctness_passed;    // "correctness.passed"
+    nlohmann::json prep;                       // "performance.prep" as written; null when absent
+    std::optional<double> reference_ms;        // "performance.reference_ms"
+    std::optional<double> student_ms;          // "performance.student_ms"
+    std::optional<double> ratio;               // "performance.ratio"
+    std::vector<WorkloadReading> workloads;    // "performance.workloads"
+};
+
+// Reads an eval.json. nullopt when the file does not exist (the bench did not
+// run: the checks skip, exit 77); EvalError when it is unreadable or malformed.
+[[nodiscard]] std::optional<EvalReport> load_eval(const std::filesystem::path& file);
+
+// Parses eval.json text; `path` labels messages and is stored in the report.
+[[nodiscard]] EvalReport parse_eval(std::string_view text, std::string_view path);
+
+}  // namespace forge

@@ -1,0 +1,46 @@
+#include <cmath>
+
+#include "forge/credit/credit.hpp"
+#include "priced_entries.hpp"
+
+namespace forge {
+
+namespace {
+
+double geometric_mean(const std::vector<double>& values) {
+    double log_sum = 0.0;
+    for (double v : values) log_sum += std::log(v);
+    return std::exp(log_sum / static_cast<double>(values.size()));
+}
+
+// The workloads' reference_ms / student_ms, when every workload has both.
+std::optional<double> workloads_raw_ratio(const std::vector<WorkloadReading>& workloads) {
+    std::vector<double> ratios;
+    for (const WorkloadReading& w : workloads) {
+        if (!w.reference.ms || !w.student.ms || !(*w.reference.ms > 0) || !(*w.student.ms > 0)) return std::nullopt;
+        ratios.push_back(*w.reference.ms / *w.student.ms);
+    }
+    if (ratios.empty()) return std::nullopt;
+    return geometric_mean(ratios);
+}
+
+}  // namespace
+
+RunCredit credit_run(const WindowContract& contract, const EvalReport& eval) {
+    const credit_detail::PricedEntries priced(contract);
+    RunCredit run;
+    run.workloads.reserve(eval.workloads.size());
+    std::vector<double> credited;
+    for (const WorkloadReading& w : eval.workloads) {
+        WorkloadCredit out{w.name, std::nullopt, std::nullopt};
+        if (!priced.empty()) out.credit = priced.price(w.student, w.reference);
+        out.ratio = credited_ratio(out.credit, w.student.ms, w.reference.ms);
+        if (out.ratio) credited.push_back(out.ratio->credited_ratio);
+        run.workloads.push_back(std::move(out));
+    }
+    run.raw_ratio = eval.ratio ? eval.ratio : workloads_raw_ratio(eval.workloads);
+    if (!credited.empty() && credited.size() == run.workloads.size()) run.credited_ratio = geometric_mean(credited);
+    return run;
+}
+
+}  // namespace forge

@@ -1,0 +1,47 @@
+#include "side_credit.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace forge::credit_detail {
+
+SideCredit side_credit(std::span<const KernelPattern> patterns, const std::optional<KernelTable>& table) {
+    SideCredit out;
+    out.table = table && !table->kernels.empty();
+    for (const KernelPattern& p : patterns) out.priced.push_back(p.entry().name);
+    if (patterns.empty()) return out;
+    if (!out.table) {
+        out.unmatched = out.priced;
+        return out;
+    }
+    const std::vector<KernelRow>& rows = table->kernels;
+    // Plain left-to-right sums, as Python 3.11's sum() adds floats.
+    for (const KernelRow& row : rows) out.total_ns += row.time_ns;
+
+    // Rows in the order they are first matched (entry by entry), which is the
+    // order the reference adds them in.
+    std::vector<bool> counted(rows.size(), false);
+    std::vector<std::size_t> matched_rows;
+    for (const KernelPattern& p : patterns) {
+        bool found = false;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            if (!p.found_in(rows[i].name)) continue;
+            found = true;
+            if (!counted[i]) {
+                counted[i] = true;
+                matched_rows.push_back(i);
+            }
+        }
+        if (!found) out.unmatched.push_back(p.entry().name);
+    }
+    for (std::size_t i : matched_rows) {
+        out.matched_ns += rows[i].time_ns;
+        out.matched.push_back(rows[i].name);
+    }
+    std::sort(out.matched.begin(), out.matched.end());
+    out.matched.erase(std::unique(out.matched.begin(), out.matched.end()), out.matched.end());
+    out.fraction = out.total_ns > 0 ? out.matched_ns / out.total_ns : 0.0;
+    return out;
+}
+
+}  // namespace forge::credit_detail

@@ -1,0 +1,230 @@
+#include "forge/eval/eval.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <system_error>
+#include <utility>
+
+#include "forge/eval/python_value.hpp"
+#include "json_text.hpp"
+
+namespace forge {
+
+namespace {
+
+using eval_text::KeyPath;
+using nlohmann::json;
+
+std::string compose(const std::string& file, const std::optional<SourceLocation>& location,
+                    const std::string& key, const std::string& what) {
+    std::string out = file;
+    if (location) out += ':' + std::to_string(location->line) + ':' + std::to_string(location->column);
+    out += ": ";
+    if (!key.empty()) out += key + ": ";
+    return out + what;
+}
+
+// "a string (\"fast\")", "an array", ...: what the file holds where it should not.
+std::string describe(const json& value) {
+    constexpr std::size_t shown = 40;
+    std::string text = value.is_structured() ? "" : value.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (text.size() > shown) text = text.substr(0, shown) + "...";
+    switch (value.type()) {
+        case json::value_t::null: return "null";
+        case json::value_t::boolean: return "a boolean (" + text + ")";
+        case json::value_t::string: return "a string (" + text + ")";
+        case json::value_t::array: return "an array";
+        case json::value_t::object: return "an object";
+        default: return "a number (" + text + ")";
+    }
+}
+
+class Reader {
+public:
+    Reader(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
+
+    [[noreturn]] void fail(const KeyPath& at, const std::string& what) const {
+        const auto location = eval_text::locate(text_, at);
+        const std::string key = at.str();
+        throw EvalError(compose(file_, location, key, what), file_, location, key);
+    }
+
+    // The member `key` of `object`, or nullptr when absent or null: the
+    // reference treats both as "not reported".
+    static const json* member(const json& object, std::string_view key) {
+        const auto it = object.find(key);
+        return it == object.end() || it->is_null() ? nullptr : &*it;
+    }
+
+    const json* object_member(const json& object, const KeyPath& at, std::string_view key, std::string_view expected) const {
+        const json* value = member(object, key);
+        if (value && !value->is_object()) fail(at / key, "is " + describe(*value) + ", expected " + std::string(expected));
+        return value;
+    }
+
+    std::optional<double> milliseconds(const json& object, const KeyPath& at, std::string_view key) const {
+        const json* value = member(object, key);
+        if (!value) return std::nullopt;
+        if (!value->is_number()) fail(at / key, "is " + describe(*value) + ", expected a number of milliseconds or null");
+        return value->get<double>();
+    }
+
+    EvalReport read(json root) const {
+        const KeyPath top;
+        if (!root.is_object()) {
+            fail(top, "the file holds " + describe(root) +
+                          ", expected the bench's report object {\"schema_version\": 1, \"performance\": {...}, ...}");
+        }
+        EvalReport report;
+        report.path = file_;
+        if (const json* version = member(root, "schema_version");
+            version && !(version->is_number() && version->get<double>() == static_cast<double>(eval_schema_version))) {
+            fail(top / "schema_version", "is " + describe(*version) + "; this forge reads eval.json schema version " +
+                                             std::to_string(eval_schema_version) + " (rebuild the bench with it)");
+        }
+        if (const json* name = member(root, "operator"); name && name->is_string()) report.operator_name = name->get<std::string>();
+        if (const json* backend = member(root, "backend"); backend && backend->is_string()) report.backend = backend->get<std::string>();
+        if (const json* contract = member(root, "contract"); contract && contract->is_string()) report.contract = contract->get<std::string>();
+        if (const json* correctness = object_member(root, top, "correctness", "an object {\"passed\": true|false, ...}")) {
+            if (const json* passed = member(*correctness, "passed")) {
+                if (!passed->is_boolean()) fail(top / "correctness" / "passed", "is " + describe(*passed) + ", expected true or false");
+                report.correctness_passed = passed->get<bool>();
+            }
+        }
+        json* performance = root.contains("performance") ? &root["performance"] : nullptr;
+        if (!performance || performance->is_null()) return report;
+        const KeyPath perf = top / "performance";
+        if (!performance->is_object()) fail(perf, "is " + describe(*performance) + ", expected an object");
+        if (const auto prep = performance->find("prep"); prep != performance->end()) report.prep = std::move(*prep);
+        report.reference_ms = milliseconds(*performance, perf, "reference_ms");
+        report.student_ms = milliseconds(*performance, perf, "student_ms");
+        if (const json* ratio = member(*performance, "ratio")) {
+            if (!ratio->is_number()) fail(perf / "ratio", "is " + describe(*ratio) + ", expected a number or null");
+            report.ratio = ratio->get<double>();
+        }
+        if (const json* workloads = member(*performance, "workloads")) {
+            if (!workloads->is_array()) fail(perf / "workloads", "is " + describe(*workloads) + ", expected an array of workload objects");
+            report.workloads.reserve(workloads->size());
+            for (std::size_t i = 0; i < workloads->size(); ++i) {
+                report.workloads.push_back(workload((*workloads)[i], perf / "workloads" / i, i));
+            }
+        }
+        return report;
+    }
+
+private:
+    WorkloadReading workload(const json& value, const KeyPath& at, std::size_t index) const {
+        if (!value.is_object()) fail(at, "is " + describe(value) + ", expected a workload object {\"name\", \"reference_ms\", ...}");
+        WorkloadReading out;
+        // str(workload.get("name", index)), as the reference tags prep blocks.
+        const auto name = value.find("name");
+        out.name = name == value.end() ? std::to_string(index) : python_str(*name);
+        out.reference.ms = milliseconds(value, at, "reference_ms");
+        out.student.ms = milliseconds(value, at, "student_ms");
+        if (const json* kernels = object_member(value, at, "kernels", "an object {\"reference\": [rows], \"student\": [rows]}")) {
+            out.reference.kernels = table(*kernels, at / "kernels", "reference");
+            out.student.kernels = table(*kernels, at / "kernels", "student");
+        }
+        if (const json* profiler = object_member(value, at, "profiler", "an object {\"reference\": {...}, \"student\": {...}}")) {
+            out.reference.profiler = digest(*profiler, at / "profiler", "reference");
+            out.student.profiler = digest(*profiler, at / "profiler", "student");
+        }
+        return out;
+    }
+
+    std::optional<KernelTable> table(const json& kernels, const KeyPath& at, std::string_view side) const {
+        const json* rows = member(kernels, side);
+        if (!rows) return std::nullopt;
+        const KeyPath here = at / side;
+        if (!rows->is_array()) fail(here, "is " + describe(*rows) + ", expected an array of kernel rows (or null: no table)");
+        KernelTable out;
+        out.kernels.reserve(rows->size());
+        for (std::size_t i = 0; i < rows->size(); ++i) out.kernels.push_back(row((*rows)[i], here / i));
+        return out;
+    }
+
+    KernelRow row(const json& value, const KeyPath& at) const {
+        if (!value.is_object()) {
+            fail(at, "is " + describe(value) + ", expected a kernel row {\"name\", \"launches\", \"time_ns\", \"pct\"}");
+        }
+        KernelRow out;
+        // The reference reads str(row.get("name", "")) and float(row.get("time_ns") or 0.0),
+        // a time that is not a number counting 0.
+        if (const auto name = value.find("name"); name != value.end()) out.name = python_str(*name);
+        const auto time = value.find("time_ns");
+        out.time_ns = time != value.end() && python_truthy(*time) ? python_float(*time).value_or(0.0) : 0.0;
+        const auto launches = value.find("launches");
+        out.launches = launches == value.end() ? 0 : python_int(*launches).value_or(0);
+        const auto pct = value.find("pct");
+        out.pct = pct == value.end() ? 0.0 : python_float(*pct).value_or(0.0);
+        return out;
+    }
+
+    // The reference's coverage is None for a digest that is empty or not an
+    // object, whose total_ns is not a number, or whose calls is not a positive
+    // number: such digests keep NaN as total_ns or 0 as calls, which the
+    // coverage reads as "no figure" the same way.
+    std::optional<ProfilerDigest> digest(const json& profiler, const KeyPath& at, std::string_view side) const {
+        const json* value = member(profiler, side);
+        if (!value || !value->is_object() || value->empty()) return std::nullopt;
+        ProfilerDigest out;
+        const json* total = member(*value, "total_ns");
+        out.total_ns = total ? python_float(*total).value_or(std::numeric_limits<double>::quiet_NaN())
+                             : std::numeric_limits<double>::quiet_NaN();
+        const json* calls = member(*value, "calls");
+        if (!calls) return out;  // missing calls means one call
+        const auto n = python_float(*calls);
+        if (!n || std::isnan(*n) || *n <= 0) {
+            out.calls = 0;
+        } else if (*n == std::floor(*n) && *n < 0x1p63) {
+            out.calls = static_cast<std::int64_t>(*n);
+        } else {
+            fail(at / side / "calls", "is " + describe(*calls) + ", expected a whole number of profiled calls");
+        }
+        return out;
+    }
+
+    std::string_view text_;
+    std::string file_;
+};
+
+}  // namespace
+
+EvalError::EvalError(std::string message, std::string file_, std::optional<SourceLocation> location_, std::string key_)
+    : std::runtime_error(std::move(message)), file(std::move(file_)), location(location_), key(std::move(key_)) {}
+
+EvalReport parse_eval(std::string_view text, std::string_view path) {
+    const std::string file(path);
+    auto parsed = eval_text::parse_bounded(text, eval_max_depth);
+    if (auto* error = std::get_if<eval_text::SyntaxError>(&parsed)) {
+        throw EvalError(compose(file, error->where, {}, "not valid JSON: " + error->what +
+                                                             " (the bench writes eval.json whole; rerun it)"),
+                        file, error->where, {});
+    }
+    return Reader(text, file).read(std::move(std::get<nlohmann::json>(parsed)));
+}
+
+std::optional<EvalReport> load_eval(const std::filesystem::path& file) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(file, ec);
+    if (status.type() == std::filesystem::file_type::not_found) return std::nullopt;
+    const std::string label = file.string();
+    if (ec) throw EvalError(label + ": cannot be read: " + ec.message(), label, std::nullopt, {});
+    if (std::filesystem::is_directory(status)) {
+        throw EvalError(label + ": is a directory, expected the bench's eval.json", label, std::nullopt, {});
+    }
+    std::ifstream in(file, std::ios::binary);
+    std::string text;
+    if (in) {
+        in.seekg(0, std::ios::end);
+        const auto size = in.tellg();
+        in.seekg(0, std::ios::beg);
+        if (size > 0) text.resize(static_cast<std::size_t>(size));
+        in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    }
+    if (!in) throw EvalError(label + ": cannot be read (permissions?)", label, std::nullopt, {});
+    return parse_eval(text, label);
+}
+
+}  // namespace forge

@@ -1,0 +1,260 @@
+#define BOOST_TEST_MODULE eval_read
+#include <boost/test/unit_test.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+#include "forge/eval/eval.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path data_dir = fs::path(FORGE_TEST_DATA_DIR) / "eval";
+
+forge::EvalError parse_error(const std::string& text) {
+    try {
+        (void)forge::parse_eval(text, "eval.json");
+    } catch (const forge::EvalError& e) {
+        return e;
+    }
+    BOOST_FAIL("no EvalError for: " << text.substr(0, 80));
+    throw;  // unreachable
+}
+
+// A scratch file removed at the end of the test.
+struct TempFile {
+    fs::path path;
+    explicit TempFile(const std::string& name)
+        : path(fs::temp_directory_path() / (name + "." + std::to_string(::getpid()))) {}
+    ~TempFile() { fs::remove(path); }
+    void write(const std::string& text) const { std::ofstream(path, std::ios::binary) << text; }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_full_eval_reads_into_the_model) {
+    const auto eval = forge::load_eval(data_dir / "layernorm_bwd.json");
+    BOOST_REQUIRE(eval.has_value());
+    BOOST_TEST(eval->operator_name.value() == "layernorm_bwd");
+    BOOST_TEST(eval->correctness_passed.value());
+    BOOST_TEST(eval->ratio.value() == 0.82);
+    BOOST_TEST(eval->reference_ms.value() == 0.41);
+    BOOST_TEST(eval->prep["workloads"].size() == 2u);
+    BOOST_REQUIRE(eval->workloads.size() == 2u);
+
+    const auto& w0 = eval->workloads[0];
+    BOOST_TEST(w0.name == "m4096_n4096");
+    BOOST_TEST(w0.reference.ms.value() == 0.4);
+    BOOST_TEST(w0.student.ms.value() == 0.49);
+    BOOST_REQUIRE(w0.student.kernels.has_value());
+    BOOST_REQUIRE(w0.student.kernels->kernels.size() == 2u);
+    BOOST_TEST(w0.student.kernels->kernels[1].name == "k2_dx");
+    BOOST_TEST(w0.student.kernels->kernels[1].launches == 2);
+    BOOST_TEST(w0.student.kernels->kernels[1].time_ns == 390000.0);
+    BOOST_TEST(w0.student.kernels->kernels[1].pct == 81.25);
+    BOOST_TEST(w0.student.profiler->total_ns == 960000.0);
+    BOOST_TEST(w0.student.profiler->calls == 2);
+    BOOST_TEST(&w0.side(forge::Side::reference) == &w0.reference);
+
+    // null and {} mean "not reported"; an empty table is a table without rows.
+    const auto& w1 = eval->workloads[1];
+    BOOST_TEST(!w1.student.ms.has_value());
+    BOOST_TEST(w1.reference.kernels.has_value());
+    BOOST_TEST(w1.reference.kernels->kernels.empty());
+    BOOST_TEST(!w1.student.kernels.has_value());
+    BOOST_TEST(!w1.reference.profiler.has_value());
+    BOOST_TEST(!w1.student.profiler.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_file_is_no_eval_not_an_error) {
+    BOOST_TEST(!forge::load_eval(data_dir / "no-such-eval.json").has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_directory_is_an_error_naming_it) {
+    try {
+        (void)forge::load_eval(data_dir);
+        BOOST_FAIL("a directory was read");
+    } catch (const forge::EvalError& e) {
+        BOOST_TEST(std::string(e.what()).find("is a directory") != std::string::npos);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_minimal_eval_has_nothing_to_report) {
+    const auto eval = forge::parse_eval(R"({"schema_version": 1})", "eval.json");
+    BOOST_TEST(eval.path == "eval.json");
+    BOOST_TEST(eval.prep.is_null());
+    BOOST_TEST(eval.workloads.empty());
+    BOOST_TEST(!eval.correctness_passed.has_value());
+    BOOST_TEST(!eval.ratio.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(kernel_rows_are_read_as_leniently_as_the_reference_reads_them) {
+    // float(row.get("time_ns") or 0.0), 0 where float() raises; str(row.get("name", "")).
+    const auto eval = forge::parse_eval(R"({"performance": {"workloads": [{"kernels": {"student": [
+        {"name": "a", "time_ns": "abc"},
+        {"name": "b", "time_ns": null},
+        {"name": "c"},
+        {"name": "d", "time_ns": " 1_000 "},
+        {"name": "e", "time_ns": true},
+        {"name": "f", "time_ns": [5]},
+        {"time_ns": 7},
+        {"name": 5, "time_ns": 1e3, "launches": "x", "pct": "n/a"},
+        {"name": null, "time_ns": 2.5},
+        {"name": 1.5}
+    ]}}]}})",
+                                        "eval.json");
+    const auto& rows = eval.workloads.at(0).student.kernels->kernels;
+    BOOST_REQUIRE(rows.size() == 10u);
+    const double times[] = {0, 0, 0, 1000, 1, 0, 7, 1000, 2.5, 0};
+    const char* names[] = {"a", "b", "c", "d", "e", "f", "", "5", "None", "1.5"};
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        BOOST_TEST(rows[i].time_ns == times[i], "row " << i);
+        BOOST_TEST(rows[i].name == names[i], "row " << i);
+    }
+    BOOST_TEST(rows[7].launches == 0);
+    BOOST_TEST(rows[7].pct == 0.0);
+    BOOST_TEST(eval.workloads[0].name == "0");  // no name: its index, as the reference tags it
+}
+
+BOOST_AUTO_TEST_CASE(profiler_digests_keep_the_references_none_cases) {
+    const auto eval = forge::parse_eval(R"({"performance": {"workloads": [
+        {"name": null, "profiler": {"reference": {"total_ns": "x"}, "student": {"total_ns": 5, "calls": "abc"}}},
+        {"profiler": {"reference": {"total_ns": 5, "calls": -2}, "student": [1, 2]}},
+        {"profiler": {"reference": {"total_ns": "5e5", "calls": "3"}, "student": {"calls": 2}}}
+    ]}})",
+                                        "eval.json");
+    const auto& w = eval.workloads;
+    BOOST_TEST(w[0].name == "None");
+    BOOST_TEST(std::isnan(w[0].reference.profiler->total_ns));  // not a number: no coverage
+    BOOST_TEST(w[0].student.profiler->calls == 0);               // not a number: no coverage
+    BOOST_TEST(w[1].reference.profiler->calls == 0);
+    BOOST_TEST(!w[1].student.profiler.has_value());  // not an object: no digest, as the reference
+    BOOST_TEST(w[2].reference.profiler->total_ns == 5e5);
+    BOOST_TEST(w[2].reference.profiler->calls == 3);
+    BOOST_TEST(w[2].student.profiler->calls == 2);
+    BOOST_TEST(std::isnan(w[2].student.profiler->total_ns));
+}
+
+BOOST_AUTO_TEST_CASE(a_kernel_row_that_is_not_an_object_names_file_line_and_key) {
+    try {
+        (void)forge::load_eval(data_dir / "kernel_row_not_object.json");
+        BOOST_FAIL("read a kernel row that is a string");
+    } catch (const forge::EvalError& e) {
+        BOOST_TEST(e.key == "performance.workloads[0].kernels.student[1]");
+        BOOST_REQUIRE(e.location.has_value());
+        BOOST_TEST(e.location->line == 8);
+        const std::string what = e.what();
+        BOOST_TEST(what.find("kernel_row_not_object.json:8:") != std::string::npos, what);
+        BOOST_TEST(what.find("performance.workloads[0].kernels.student[1]") != std::string::npos, what);
+        BOOST_TEST(what.find("expected a kernel row") != std::string::npos, what);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_truncated_file_is_an_error_at_its_end) {
+    try {
+        (void)forge::load_eval(data_dir / "truncated.json");
+        BOOST_FAIL("read a truncated file");
+    } catch (const forge::EvalError& e) {
+        BOOST_REQUIRE(e.location.has_value());
+        BOOST_TEST(e.location->line == 6);
+        BOOST_TEST(std::string(e.what()).find("truncated.json:6:") != std::string::npos, e.what());
+        BOOST_TEST(std::string(e.what()).find("not valid JSON") != std::string::npos);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(syntax_errors_carry_line_and_column) {
+    const auto e = parse_error("{\n  \"performance\": {\n    \"ratio\": tru\n  }\n}\n");
+    BOOST_REQUIRE(e.location.has_value());
+    BOOST_TEST(e.location->line == 3);
+    BOOST_TEST(std::string(e.what()).find("eval.json:3:") == 0u, e.what());
+    BOOST_TEST(std::string(e.what()).find("[json.exception") == std::string::npos, e.what());
+}
+
+BOOST_AUTO_TEST_CASE(structural_errors_name_the_key_and_its_line) {
+    struct Case {
+        const char* text;
+        const char* key;
+        int line;
+    } const cases[] = {
+        {"[\n  {\"performance\": {}}\n]\n", "", 1},
+        {"{\n \"performance\": {\"workloads\": [\n  {\"student_ms\": \"fast\"}]}}", "performance.workloads[0].student_ms", 3},
+        {"{\"performance\": {\n\"ratio\": \"0.8\"}}", "performance.ratio", 2},
+        {"{\"performance\": 3}", "performance", 1},
+        {"{\"performance\": {\"workloads\": {}}}", "performance.workloads", 1},
+        {"{\"performance\": {\"workloads\": [1]}}", "performance.workloads[0]", 1},
+        {"{\"performance\": {\"workloads\": [{}, {\"kernels\": []}]}}", "performance.workloads[1].kernels", 1},
+        {"{\"performance\": {\"workloads\": [{\"kernels\": {\"reference\": {\"a\": 1}}}]}}",
+         "performance.workloads[0].kernels.reference", 1},
+        {"{\"performance\": {\"workloads\": [{\"profiler\": [1]}]}}", "performance.workloads[0].profiler", 1},
+        {"{\"performance\": {\"workloads\": [{\"profiler\": {\"student\": {\"total_ns\": 1,\n\"calls\": 1.5}}}]}}",
+         "performance.workloads[0].profiler.student.calls", 2},
+        {"{\"correctness\": {\"passed\": \"yes\"}}", "correctness.passed", 1},
+        {"{\"schema_version\": 2}", "schema_version", 1},
+    };
+    for (const Case& c : cases) {
+        const auto e = parse_error(c.text);
+        BOOST_TEST(e.key == c.key, c.text);
+        BOOST_REQUIRE(e.location.has_value());
+        BOOST_TEST(e.location->line == c.line, c.text);
+        BOOST_TEST(e.file == "eval.json");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_number_past_double_range_is_an_error_not_a_crash) {
+    const auto e = parse_error("{\"performance\": {\n\"ratio\": 1e400}}");
+    BOOST_REQUIRE(e.location.has_value());
+    BOOST_TEST(e.location->line == 2);
+    BOOST_TEST(std::string(e.what()).find("number overflow") != std::string::npos, e.what());
+}
+
+BOOST_AUTO_TEST_CASE(binary_content_is_an_error) {
+    const std::string binary("\x7f" "ELF\x02\x01\x01\x00\x00\x00\xff\xfe", 14);
+    const auto e = parse_error(binary);
+    BOOST_TEST(std::string(e.what()).find("not valid JSON") != std::string::npos);
+    // Invalid UTF-8 inside a string is refused too.
+    (void)parse_error("{\"operator\": \"\xff\xfe\"}");
+}
+
+BOOST_AUTO_TEST_CASE(deep_nesting_is_refused_not_a_stack_overflow) {
+    const std::string deep(300000, '[');
+    const auto e = parse_error(deep);
+    BOOST_TEST(std::string(e.what()).find("nested deeper than 512") != std::string::npos, e.what());
+    BOOST_TEST(e.location->line == 1);
+    BOOST_TEST(e.location->column == 513);
+
+    // Deep inside an otherwise valid report, in the free-form prep block.
+    const std::string nested = "{\"performance\": {\"prep\": " + std::string(600, '[') + std::string(600, ']') + "}}";
+    (void)parse_error(nested);
+
+    // At the bound itself it reads.
+    const std::string at_bound = "{\"performance\": {\"prep\": " + std::string(510, '[') + std::string(510, ']') + "}}";
+    BOOST_TEST(forge::parse_eval(at_bound, "eval.json").prep.is_array());
+}
+
+BOOST_AUTO_TEST_CASE(a_30_megabyte_eval_reads) {
+    // One workload with a long kernel table, as a profiler of a large model writes.
+    std::string text = R"({"schema_version": 1, "performance": {"workloads": [{"name": "big", "kernels": {"student": [)";
+    const std::string row =
+        R"x({"name": "void cutlass::Kernel<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_32x6_tn_align8>(Params)", "launches": 1, "time_ns": 1234.5, "pct": 0.001},)x";
+    std::size_t rows = 0;
+    while (text.size() < 30u * 1024u * 1024u) {
+        text += row;
+        ++rows;
+    }
+    text.back() = ']';
+    text += "}}]}}";
+    const TempFile file("forge_eval_big.json");
+    file.write(text);
+    const auto start = std::chrono::steady_clock::now();
+    const auto eval = forge::load_eval(file.path);
+    const auto elapsed = std::chrono::steady_clock::now() - start;
+    BOOST_REQUIRE(eval.has_value());
+    BOOST_TEST(eval->workloads.at(0).student.kernels->kernels.size() == rows);
+    BOOST_TEST(std::chrono::duration<double>(elapsed).count() < 60.0);  // generous: sanitizer builds run it too
+}
