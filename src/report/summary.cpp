@@ -93,7 +93,7 @@ OperatorSummary summarize_eval(const std::string& eval_path) {
     row.name = eval_path;
     const std::optional<EvalReport> eval = load_eval(eval_path);
     if (!eval) {
-        row.prep = "-";
+        row.prep = "not run";
         row.correctness = "not run";
         row.notes.emplace_back("no eval file: the bench did not run (skipped, or no device)");
         return row;
