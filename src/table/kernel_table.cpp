@@ -33,7 +33,8 @@ KernelTable merge_by_name(std::vector<KernelRow> rows) {
     }
     const double total = table.total_ns();
     for (KernelRow& row : table.kernels) {
-        row.pct = total > 0.0 ? 100.0 * row.time_ns / total : 0.0;
+        // Divide first: 100 * time_ns overflows to inf for a time near DBL_MAX.
+        row.pct = total > 0.0 ? row.time_ns / total * 100.0 : 0.0;
     }
     return table;
 }

@@ -37,6 +37,12 @@ BOOST_AUTO_TEST_CASE(a_zero_total_gives_zero_shares) {
     BOOST_TEST(forge::merge_by_name({}).kernels.empty());
 }
 
+BOOST_AUTO_TEST_CASE(a_time_near_the_largest_double_still_has_a_finite_share) {
+    // Found by fuzzing (fuzz_nsys_csv): "Total Time (ns)" 1.7e308 gave pct inf, written as null.
+    const KernelTable table = forge::merge_by_name({{"k", 1, 1.7e308, 0.0}});
+    BOOST_TEST(table.kernels[0].pct == 100.0);
+}
+
 BOOST_AUTO_TEST_CASE(many_names_merge_without_losing_rows) {
     // Enough distinct names (short and long) that the merged rows would move if
     // they were not reserved: the merge must still find every earlier name.
