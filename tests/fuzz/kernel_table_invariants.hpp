@@ -1,6 +1,7 @@
 // What every imported per-kernel table promises (SPEC section 6), whatever the
-// CSV held: one row per name, real launch counts and durations, shares that
-// add up, a digest equal to the rows' sum, and JSON that can be written.
+// CSV held: one row per name, real launch counts and durations (negative ones
+// are refused), shares in [0, 100] that add up, a digest equal to the rows'
+// sum, and JSON that can be written.
 #pragma once
 
 #include <cmath>
@@ -16,8 +17,8 @@ inline void hold_table_to_spec(const forge::KernelTable& table) {
     for (const forge::KernelRow& row : table.kernels) {
         FORGE_FUZZ_INVARIANT(names.insert(row.name).second, "two rows of one kernel name");
         FORGE_FUZZ_INVARIANT(row.launches >= 1, "a row without launches");
-        FORGE_FUZZ_INVARIANT(std::isfinite(row.time_ns), "a row whose time is not a finite number");
-        FORGE_FUZZ_INVARIANT(std::isfinite(row.pct), "a row whose share is not a finite number");
+        FORGE_FUZZ_INVARIANT(std::isfinite(row.time_ns) && row.time_ns >= 0.0, "a row whose time is not a duration");
+        FORGE_FUZZ_INVARIANT(row.pct >= 0.0 && row.pct <= 100.0 + 1e-9, "a row whose share is not in [0, 100]");
         pct_sum += row.pct;
     }
     FORGE_FUZZ_INVARIANT(table.profiler, "an imported table without a profiler digest");
