@@ -1,0 +1,122 @@
+#define BOOST_TEST_MODULE credit_kernel_match
+#include <boost/test/unit_test.hpp>
+
+#include <ctime>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "forge/credit/credit.hpp"
+
+// Kernel names are matched with Python re.search semantics; expected matches
+// are the reference's (run_oracle.py, op "credit").
+
+namespace {
+
+using Strings = std::vector<std::string>;
+
+// A declared contract whose student pays for A (student_regex) and whose
+// reference pays for g (ref_regex).
+forge::WindowContract contract(std::string student_regex, std::string ref_regex) {
+    forge::WindowContract c;
+    c.reference_inputs = {"q", "A"};
+    c.student_inputs = {"q", "g"};
+    c.reference_outputs = {"o"};
+    c.student_outputs = {"o"};
+    forge::Asymmetry a;
+    a.kind = forge::Kind::ref_input;
+    a.name = "A";
+    a.cls = "price";
+    a.student_kernel_regex = std::move(student_regex);
+    forge::Asymmetry g;
+    g.kind = forge::Kind::student_input;
+    g.name = "g";
+    g.cls = "price";
+    g.ref_kernel_regex = std::move(ref_regex);
+    c.asymmetries = {a, g};
+    return c;
+}
+
+// Processor time, not wall time: the bound is on work, and CI machines are shared.
+double cpu_seconds_since(std::clock_t start) { return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC; }
+
+forge::SideReading side(std::vector<std::pair<std::string, double>> rows) {
+    forge::KernelTable table;
+    for (auto& [name, time_ns] : rows) table.kernels.push_back({std::move(name), 1, time_ns, 0.0});
+    return {1.0, std::move(table), std::nullopt};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(python_syntax_and_unanchored_search) {
+    const auto credit = forge::window_credit(contract(R"(^(?P<stage>k1_)\w+$)", "(?i)CUMSUM"),
+                                             side({{"k1_solve_tile", 2}, {"xk1_solve", 3}, {"k1_ solve", 5}}),
+                                             side({{"chunk_CumSum_fwd", 1}, {"gemm", 3}}));
+    BOOST_REQUIRE(credit.has_value());
+    BOOST_TEST(credit->student.matched == Strings{"k1_solve_tile"}, boost::test_tools::per_element());
+    BOOST_TEST(credit->student.fraction == 0.2);
+    BOOST_TEST(credit->reference.matched == Strings{"chunk_CumSum_fwd"}, boost::test_tools::per_element());
+    BOOST_TEST(credit->reference.fraction == 0.25);
+}
+
+BOOST_AUTO_TEST_CASE(dollar_matches_before_a_final_newline_and_backslash_z_does_not) {
+    const auto credit = forge::window_credit(contract("solve$", R"(scan\Z)"), side({{"solve\n", 2}, {"a", 2}}),
+                                             side({{"scan\n", 1}, {"b", 1}}));
+    BOOST_TEST(credit->student.matched == Strings{"solve\n"}, boost::test_tools::per_element());
+    BOOST_TEST(credit->reference.unmatched == Strings{"g"}, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_catastrophic_pattern_is_an_error_naming_entry_and_kernel_not_a_hang) {
+    const std::string name = std::string(5000, 'a') + "b";
+    const std::clock_t start = std::clock();
+    try {
+        (void)forge::window_credit(contract("(a+)+$", "x"), side({{"ok_kernel", 1}, {name, 1}}), side({{"x", 1}}));
+        BOOST_FAIL("the catastrophic pattern matched without complaint");
+    } catch (const forge::CreditError& e) {
+        BOOST_TEST(e.entry == "ref_input=A");
+        BOOST_TEST(e.kernel == name);
+        const std::string what = e.what();
+        BOOST_TEST(what.find("ref_input=A") != std::string::npos, what);
+        BOOST_TEST(what.find("(a+)+$") != std::string::npos, what);
+        BOOST_TEST(what.find("aaaa") != std::string::npos, what);
+        BOOST_TEST(what.size() < 1000u);  // the name is shortened in the message
+    }
+    BOOST_TEST(cpu_seconds_since(start) < 1.0);
+}
+
+BOOST_AUTO_TEST_CASE(other_exponential_patterns_give_up_quickly_too) {
+    for (const char* pattern : {"(a|aa)+$", "(a|a)*$", "(.*a){12}$"}) {
+        const std::clock_t start = std::clock();
+        BOOST_CHECK_THROW(
+            (void)forge::window_credit(contract(pattern, "x"), side({{std::string(5000, 'a') + "!", 1}}), side({{"x", 1}})),
+            forge::CreditError);
+        const double seconds = cpu_seconds_since(start);
+        BOOST_TEST(seconds < 2.0, pattern << " took " << seconds << " s");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_pattern_that_does_not_compile_is_an_error_naming_the_entry) {
+    try {
+        (void)forge::window_credit(contract("solve", "cumsum("), side({{"solve", 1}}), side({{"cumsum", 1}}));
+        BOOST_FAIL("an invalid regex was used");
+    } catch (const forge::CreditError& e) {
+        BOOST_TEST(e.entry == "student_input=g");
+        BOOST_TEST(e.kernel.empty());
+        BOOST_TEST(std::string(e.what()).find("ref_kernel_regex") != std::string::npos, e.what());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(ten_thousand_rows_price_quickly) {
+    std::vector<std::pair<std::string, double>> rows;
+    for (int i = 0; i < 10'000; ++i) {
+        rows.emplace_back(i % 997 == 0 ? "k1_solve_tile_" + std::to_string(i)
+                                       : "void flash::bwd_kernel<" + std::to_string(i) + ", 128, true>",
+                          1000.0 + i % 113);
+    }
+    const auto student = side(std::move(rows));
+    const auto c = contract("k1_", "(?P<scan>chunk_cumsum)");
+    const std::clock_t start = std::clock();
+    const auto credit = forge::window_credit(c, student, side({{"chunk_cumsum_fwd", 1}}));
+    BOOST_TEST(credit->student.matched.size() == 11u);
+    BOOST_TEST(cpu_seconds_since(start) < 2.0);  // a few milliseconds in a release build; sanitizer builds run it too
+}
