@@ -30,6 +30,9 @@ function(_forge_add_operator_tests name card backend gate timeout labels)
     # With `ctest --resource-spec-file`, each CUDA bench gets a GPU of its own;
     # the harness reads CTEST_RESOURCE_GROUP_0_GPUS to pick the device.
     set_tests_properties(forge.${name}.bench PROPERTIES RESOURCE_GROUPS "gpus:1")
+  else()
+    # A HOST bench times the CPU: nothing else may run beside it.
+    set_tests_properties(forge.${name}.bench PROPERTIES RUN_SERIAL TRUE)
   endif()
 
   set(checks forge.${name}.prep forge.${name}.credit)

@@ -65,6 +65,7 @@ expect_match("${props_forge.scale.bench}" "LABELS=\\[${ws}\"bench\",${ws}\"forge
 expect_match("${props_forge.scale.bench}" "SKIP_RETURN_CODE=77" "the bench skips on 77")
 expect_match("${props_forge.scale.bench}" "TIMEOUT=120" "TIMEOUT reaches the bench")
 expect_no_match("${props_forge.scale.bench}" "RESOURCE_GROUPS" "a HOST bench needs no GPU")
+expect_match("${props_forge.scale.bench}" "RUN_SERIAL=(ON|TRUE|true|1)" "a HOST bench runs alone")
 
 foreach(check IN ITEMS prep credit gate)
   expect_match("${props_forge.scale.${check}}" "FIXTURES_REQUIRED=\\[${ws}\"forge.scale\"${ws}\\]" "forge.scale.${check} needs the bench's fixture")
@@ -86,6 +87,7 @@ if(CUDA_COMPILER)
   expect_match("${props_forge.scale_cuda.bench}"
     "RESOURCE_GROUPS=\\[${ws}{${ws}\"requirements\"${ws}:${ws}\\[${ws}{${ws}\"\\.type\"${ws}:${ws}\"gpus\",${ws}\"slots\"${ws}:${ws}1${ws}}"
     "a CUDA bench asks for one GPU")
+  expect_no_match("${props_forge.scale_cuda.bench}" "RUN_SERIAL" "CUDA benches share the machine, a GPU each")
   expect_match("${command_forge.build}" "\"forge_scale_cuda_bench\"" "forge.build builds the CUDA bench")
 else()
   message(STATUS "no nvcc: the CUDA operator's resource groups are not checked here")
