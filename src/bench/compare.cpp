@@ -3,27 +3,40 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
 
 namespace forge::bench {
 
 namespace {
 
-// Element i of a host tensor as a double.
-double element(const Tensor& tensor, std::size_t i) {
-    switch (tensor.dtype()) {
-        case DType::fp64: return tensor.data<double>()[i];
-        case DType::fp32: return tensor.data<float>()[i];
-        case DType::fp16: return to_float(tensor.data<float16>()[i]);
-        case DType::bf16: return to_float(tensor.data<bfloat16>()[i]);
-        case DType::i64: return static_cast<double>(tensor.data<std::int64_t>()[i]);
-        case DType::i32: return tensor.data<std::int32_t>()[i];
-        case DType::i16: return tensor.data<std::int16_t>()[i];
-        case DType::i8: return tensor.data<std::int8_t>()[i];
-        case DType::u8: return tensor.data<std::uint8_t>()[i];
-        case DType::boolean: return tensor.data<bool>()[i] ? 1.0 : 0.0;
+double as_double(double v) { return v; }
+double as_double(float v) { return v; }
+double as_double(float16 v) { return to_float(v); }
+double as_double(bfloat16 v) { return to_float(v); }
+double as_double(bool v) { return v ? 1.0 : 0.0; }
+template <class T>
+double as_double(T v) {
+    return static_cast<double>(v);
+}
+
+// One typed loop per dtype: the harness checks every timed call's outputs.
+template <class T>
+void compare_elements(const Tensor& actual, const Tensor& expected, Tolerance tolerance, Comparison& result) {
+    const T* got_values = actual.data<T>();
+    const T* want_values = expected.data<T>();
+    const auto n = static_cast<std::size_t>(actual.numel());
+    for (std::size_t i = 0; i < n; ++i) {
+        const double got = as_double(got_values[i]);
+        const double want = as_double(want_values[i]);
+        const double error = std::abs(got - want);
+        const bool within = error <= tolerance.atol + tolerance.rtol * std::abs(want);  // false for NaN
+        if (!within) {
+            if (result.mismatches == 0) result.first_mismatch = static_cast<std::int64_t>(i);
+            ++result.mismatches;
+        }
+        if (std::isnan(error)) continue;  // counted as a mismatch; the error figures stay numbers
+        result.max_abs_error = std::max(result.max_abs_error, error);
+        if (want != 0.0) result.max_rel_error = std::max(result.max_rel_error, error / std::abs(want));
     }
-    return 0.0;
 }
 
 std::string describe(const Tensor& tensor) {
@@ -50,19 +63,17 @@ Comparison compare(const Tensor& actual, const Tensor& expected, Tolerance toler
         result.shape_problem = "got " + describe(actual) + ", expected " + describe(expected);
         return result;
     }
-    const auto n = static_cast<std::size_t>(actual.numel());
-    for (std::size_t i = 0; i < n; ++i) {
-        const double got = element(actual, i);
-        const double want = element(expected, i);
-        const double error = std::abs(got - want);
-        const bool within = error <= tolerance.atol + tolerance.rtol * std::abs(want);  // false for NaN
-        if (!within) {
-            if (result.mismatches == 0) result.first_mismatch = static_cast<std::int64_t>(i);
-            ++result.mismatches;
-        }
-        if (std::isnan(error)) continue;  // counted as a mismatch; the error figures stay numbers
-        result.max_abs_error = std::max(result.max_abs_error, error);
-        if (want != 0.0) result.max_rel_error = std::max(result.max_rel_error, error / std::abs(want));
+    switch (actual.dtype()) {
+        case DType::fp64: compare_elements<double>(actual, expected, tolerance, result); break;
+        case DType::fp32: compare_elements<float>(actual, expected, tolerance, result); break;
+        case DType::fp16: compare_elements<float16>(actual, expected, tolerance, result); break;
+        case DType::bf16: compare_elements<bfloat16>(actual, expected, tolerance, result); break;
+        case DType::i64: compare_elements<std::int64_t>(actual, expected, tolerance, result); break;
+        case DType::i32: compare_elements<std::int32_t>(actual, expected, tolerance, result); break;
+        case DType::i16: compare_elements<std::int16_t>(actual, expected, tolerance, result); break;
+        case DType::i8: compare_elements<std::int8_t>(actual, expected, tolerance, result); break;
+        case DType::u8: compare_elements<std::uint8_t>(actual, expected, tolerance, result); break;
+        case DType::boolean: compare_elements<bool>(actual, expected, tolerance, result); break;
     }
     return result;
 }
