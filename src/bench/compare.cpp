@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 namespace forge::bench {
 
@@ -12,7 +13,11 @@ double as_double(double v) { return v; }
 double as_double(float v) { return v; }
 double as_double(float16 v) { return to_float(v); }
 double as_double(bfloat16 v) { return to_float(v); }
-double as_double(bool v) { return v ? 1.0 : 0.0; }
+// A bool tensor is read as bytes: a poisoned (0xFF) byte is not a valid bool.
+struct TruthByte {
+    std::uint8_t byte;
+};
+double as_double(TruthByte v) { return v.byte != 0 ? 1.0 : 0.0; }
 template <class T>
 double as_double(T v) {
     return static_cast<double>(v);
@@ -21,8 +26,9 @@ double as_double(T v) {
 // One typed loop per dtype: the harness checks every timed call's outputs.
 template <class T>
 void compare_elements(const Tensor& actual, const Tensor& expected, Tolerance tolerance, Comparison& result) {
-    const T* got_values = actual.data<T>();
-    const T* want_values = expected.data<T>();
+    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>);
+    const auto* got_values = reinterpret_cast<const T*>(actual.raw());
+    const auto* want_values = reinterpret_cast<const T*>(expected.raw());
     const auto n = static_cast<std::size_t>(actual.numel());
     for (std::size_t i = 0; i < n; ++i) {
         const double got = as_double(got_values[i]);
@@ -73,7 +79,7 @@ Comparison compare(const Tensor& actual, const Tensor& expected, Tolerance toler
         case DType::i16: compare_elements<std::int16_t>(actual, expected, tolerance, result); break;
         case DType::i8: compare_elements<std::int8_t>(actual, expected, tolerance, result); break;
         case DType::u8: compare_elements<std::uint8_t>(actual, expected, tolerance, result); break;
-        case DType::boolean: compare_elements<bool>(actual, expected, tolerance, result); break;
+        case DType::boolean: compare_elements<TruthByte>(actual, expected, tolerance, result); break;
     }
     return result;
 }

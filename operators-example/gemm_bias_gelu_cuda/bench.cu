@@ -1,0 +1,44 @@
+// The bench of gemm_bias_gelu_cuda: a ~ N(0, 1), b ~ N(0, 1/k) (so y is O(1)),
+// bias ~ U(-1, 1). Every call launches on io.stream(), the stream the harness times.
+#include <cmath>
+#include <vector>
+
+#include <forge/bench/bench.hpp>
+
+#include "reference.hpp"
+#include "student.hpp"
+
+namespace fb = forge::bench;
+
+namespace {
+
+void call(fb::Io& io, decltype(&reference::gemm_bias_gelu) gemm) {
+    const fb::Tensor& a = io.in("a");
+    const fb::Tensor& b = io.in("b");
+    gemm(a.data<float>(), b.data<float>(), io.in("bias").data<float>(), io.out("y").data<float>(), a.dim(0), b.dim(1),
+         a.dim(1), io.stream());
+}
+
+fb::Bench make_bench() {
+    fb::Bench bench{fb::Backend::cuda};
+    bench.workload("m1024_n1024_k1024", {{"m", 1024}, {"n", 1024}, {"k", 1024}}, 1)
+        .workload("m2048_n4096_k1024", {{"m", 2048}, {"n", 4096}, {"k", 1024}}, 2)
+        .workload("m4096_n1024_k4096", {{"m", 4096}, {"n", 1024}, {"k", 4096}}, 3);
+    bench.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
+        rng.normal(in.add("a", {w["m"], w["k"]}, fb::DType::fp32));
+        rng.normal(in.add("b", {w["k"], w["n"]}, fb::DType::fp32), 0.0, 1.0 / std::sqrt(static_cast<double>(w["k"])));
+        rng.uniform(in.add("bias", {w["n"]}, fb::DType::fp32), -1.0, 1.0);
+    });
+    bench.outputs([](const fb::Workload& w) {
+        return std::vector<fb::TensorSpec>{{"y", {w["m"], w["n"]}, fb::DType::fp32}};
+    });
+    bench.reference([](fb::Io& io) { call(io, &reference::gemm_bias_gelu); });
+    bench.student([](fb::Io& io) { call(io, &student::gemm_bias_gelu); });
+    // Two fp32 summation orders over up to 4096 products of O(1/sqrt(k)) terms.
+    bench.tolerance("y", {.atol = 1e-4, .rtol = 1e-3});
+    return bench;
+}
+
+}  // namespace
+
+FORGE_BENCH_MAIN(make_bench)

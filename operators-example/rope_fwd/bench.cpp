@@ -1,0 +1,41 @@
+// The bench of rope_fwd: x [batch, 2048, heads, 128] ~ N(0, 1); the rotation
+// tables come from the prep step (outside every window), the same for every workload.
+#include <vector>
+
+#include <forge/bench/bench.hpp>
+
+#include "prep.hpp"
+#include "reference.hpp"
+#include "student.hpp"
+
+namespace fb = forge::bench;
+
+namespace {
+
+void call(fb::Io& io, decltype(&reference::rope_fwd) rope) {
+    const fb::Tensor& x = io.in("x");
+    rope(x.data<float>(), io.in("cos").data<float>(), io.in("sin").data<float>(), io.out("y").data<float>(), x.dim(0),
+         x.dim(1), x.dim(2), x.dim(3));
+}
+
+fb::Bench make_bench() {
+    fb::Bench bench{fb::Backend::host};
+    // window.toml declares the tables' shape: seq 2048 and dim 128 in every workload.
+    bench.workload("b1_h16", {{"batch", 1}, {"seq", 2048}, {"heads", 16}, {"dim", 128}}, 1)
+        .workload("b2_h16", {{"batch", 2}, {"seq", 2048}, {"heads", 16}, {"dim", 128}}, 2)
+        .workload("b4_h4", {{"batch", 4}, {"seq", 2048}, {"heads", 4}, {"dim", 128}}, 3);
+    bench.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
+        rng.normal(in.add("x", {w["batch"], w["seq"], w["heads"], w["dim"]}, fb::DType::fp32));
+    });
+    bench.outputs([](const fb::Workload& w) {
+        return std::vector<fb::TensorSpec>{{"y", {w["batch"], w["seq"], w["heads"], w["dim"]}, fb::DType::fp32}};
+    });
+    bench.prep(prep::rope_fwd);
+    bench.reference([](fb::Io& io) { call(io, &reference::rope_fwd); });
+    bench.student([](fb::Io& io) { call(io, &student::rope_fwd); });
+    return bench;
+}
+
+}  // namespace
+
+FORGE_BENCH_MAIN(make_bench)
