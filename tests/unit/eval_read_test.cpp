@@ -1,7 +1,7 @@
 #define BOOST_TEST_MODULE eval_read
 #include <boost/test/unit_test.hpp>
 
-#include <chrono>
+#include <ctime>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -214,7 +214,8 @@ BOOST_AUTO_TEST_CASE(a_number_past_double_range_is_an_error_not_a_crash) {
 }
 
 BOOST_AUTO_TEST_CASE(binary_content_is_an_error) {
-    const std::string binary("\x7f" "ELF\x02\x01\x01\x00\x00\x00\xff\xfe", 14);
+    const char elf[] = "\x7f" "ELF\x02\x01\x01\x00\x00\x00\xff\xfe";
+    const std::string binary(elf, sizeof elf - 1);
     const auto e = parse_error(binary);
     BOOST_TEST(std::string(e.what()).find("not valid JSON") != std::string::npos);
     // Invalid UTF-8 inside a string is refused too.
@@ -251,10 +252,12 @@ BOOST_AUTO_TEST_CASE(a_30_megabyte_eval_reads) {
     text += "}}]}}";
     const TempFile file("forge_eval_big.json");
     file.write(text);
-    const auto start = std::chrono::steady_clock::now();
+    const std::clock_t start = std::clock();
     const auto eval = forge::load_eval(file.path);
-    const auto elapsed = std::chrono::steady_clock::now() - start;
+    const double cpu_seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
     BOOST_REQUIRE(eval.has_value());
     BOOST_TEST(eval->workloads.at(0).student.kernels->kernels.size() == rows);
-    BOOST_TEST(std::chrono::duration<double>(elapsed).count() < 60.0);  // generous: sanitizer builds run it too
+    // Linear: about 2 s in a release build, 20 s under the sanitizers; a parse
+    // that rescans containers as they close takes minutes.
+    BOOST_TEST(cpu_seconds < 60.0);
 }
