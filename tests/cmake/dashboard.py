@@ -3,6 +3,8 @@
 and submits a consumer project to a CDash receiver on 127.0.0.1; the Test part
 must carry each credit test's ratios as numeric NamedMeasurements, and two runs
 must submit under the same site and build name (so CDash plots them over time).
+One operator's GATE is out of reach: its gate test fails, the run is still
+submitted, and the script reports the failure.
 
 Usage: dashboard.py FORGE_SOURCE_DIR FORGE_PREFIX WORK_DIR CXX_COMPILER CMAKE CTEST
 """
@@ -46,12 +48,14 @@ def main() -> None:
         "project(consumer LANGUAGES CXX)\n"
         "include(CTest)\n"
         "find_package(ForgeKernel CONFIG REQUIRED)\n"
-        "forge_add_operator(scale BACKEND HOST)\n")
+        "forge_add_operator(scale BACKEND HOST GATE 0.01)\n"
+        "forge_add_operator(unreachable BACKEND HOST GATE 1000)\n")
     # The card, scaffolded by a first configure and then declared.
     subprocess.run([cmake, "-S", consumer, "-B", work_dir / "scaffold", "-G", "Ninja",
                     f"-DCMAKE_PREFIX_PATH={prefix}", f"-DCMAKE_CXX_COMPILER={cxx}"],
                    capture_output=True, check=False)
-    (consumer / "scale" / "window.toml").write_text(CONTRACT)
+    for card in ("scale", "unreachable"):
+        (consumer / card / "window.toml").write_text(CONTRACT)
     shutil.rmtree(work_dir / "scaffold")
 
     receiver = Receiver(work_dir / "received")
@@ -65,8 +69,9 @@ def main() -> None:
              f"-DFORGE_BINARY_DIR={work_dir / 'build'}", f"-DFORGE_CONFIGURE_OPTIONS={options}",
              "-S", script, "-V"],
             capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            fail(f"dashboard run {run} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
+        output = f"{done.stdout}\n{done.stderr}"
+        if done.returncode == 0 or "test failed" not in output:
+            fail(f"dashboard run {run} did not report the failed gate (exit {done.returncode}):\n{output}")
     receiver.shutdown()
 
     received = sorted((work_dir / "received").glob("*.xml"))
@@ -84,9 +89,13 @@ def main() -> None:
         fail(f"site and build name changed between runs: {names}")
 
     root = ET.parse(tests[-1]).getroot()
-    credit = next((t for t in root.iter("Test") if t.findtext("Name") == "forge.scale.credit"), None)
-    if credit is None or credit.get("Status") != "passed":
-        fail(f"forge.scale.credit is missing or did not pass in {tests[-1].name}")
+    status = {t.findtext("Name"): t.get("Status") for t in root.iter("Test")}
+    expected = {"forge.build": "passed", "forge.scale.bench": "passed", "forge.scale.credit": "passed",
+                "forge.scale.gate": "passed", "forge.unreachable.gate": "failed"}
+    for test, wanted in expected.items():
+        if status.get(test) != wanted:
+            fail(f"{test} is {status.get(test)}, not {wanted}, in {tests[-1].name}: {status}")
+    credit = next(t for t in root.iter("Test") if t.findtext("Name") == "forge.scale.credit")
     measured = {m.get("name"): m for m in credit.iter("NamedMeasurement")}
     for name in ("raw_ratio", "reference_ms", "student_ms"):
         measurement = measured.get(name)
