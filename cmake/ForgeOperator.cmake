@@ -66,21 +66,29 @@ function(forge_add_operator)
   endif()
 
   # Each role's files: the ones given (relative to the card), or the defaults.
-  # Either way a missing file that has a template is scaffolded.
+  # Either way a missing file that has a template is scaffolded. The prep step
+  # is optional: a new card gets the stub, built once it is passed as PREP; an
+  # existing card without PREP has chosen to have none.
   set(scaffold "${card}/window.toml" "${card}/README.md")
+  set(new_card TRUE)
+  if(EXISTS "${card}/window.toml")
+    set(new_card FALSE)
+  endif()
   set(custom_layout FALSE)
+  set(PREP "")
   foreach(role IN ITEMS REFERENCE STUDENT BENCH PREP)
     if(DEFINED arg_${role})
       list(TRANSFORM arg_${role} PREPEND "${card}/" REGEX "^[^/]")
       set(${role} ${arg_${role}})
       set(custom_layout TRUE)
-    else()
+    elseif(NOT role STREQUAL "PREP")
       _forge_card_files(${role} "${card}" ${arg_BACKEND} ${role})
     endif()
     list(APPEND scaffold ${${role}})
   endforeach()
-  if(NOT DEFINED arg_PREP)
-    set(PREP "")  # the stub is scaffolded, but built only once it is passed as PREP
+  if(new_card AND NOT DEFINED arg_PREP)
+    _forge_card_files(PREP "${card}" ${arg_BACKEND} prep_stub)
+    list(APPEND scaffold ${prep_stub})
   endif()
   _forge_scaffold("${name}" "${card}" ${arg_BACKEND} "${scaffold}")
 

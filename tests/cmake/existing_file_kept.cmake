@@ -38,3 +38,11 @@ if(NOT before STREQUAL after)
   fail("a second configure changed the card:\n${before}\nthen\n${after}")
 endif()
 expect_no_match("${log}" "scaffolded" "a second configure")
+
+# The prep step is optional: an existing card whose author removed the stub
+# (no PREP) does not get it back.
+file(REMOVE_RECURSE "${card}/prep")
+configure_consumer("${source}" "${WORK_DIR}/build" result log)
+if(EXISTS "${card}/prep")
+  fail("configure re-created the prep step of an existing card without PREP")
+endif()
