@@ -16,7 +16,8 @@ std::string shortened(std::string_view kernel) {
 }
 
 std::string entry_label(const Asymmetry& entry) {
-    return "[[asymmetry]] " + entry.subject() + " " + std::string(regex_key(entry.payer())) + " '" + entry.regex() + "'";
+    return "[[asymmetry]] " + entry.subject() + " " + std::string(regex_key(entry.payer())) + " '" + entry.regex() +
+           "'";
 }
 
 }  // namespace

@@ -81,9 +81,12 @@ Credit PricedEntries::price(const SideReading& student, const SideReading& refer
         if (std::abs(*cov - 1.0) > coverage_band) {
             const std::string name(to_string(side));
             out.why.push_back({std::string(credit_code::coverage_out_of_band),
-                               name + " per-kernel table does not reconcile with its timed window (profiled per-call "
-                                      "kernel time = " + two_decimals(*cov) + "x the reading; band +-20%): setup "
-                                      "launches in the table, or the window not covered by the profile"});
+                               name +
+                                   " per-kernel table does not reconcile with its timed window (profiled per-call "
+                                   "kernel time = " +
+                                   two_decimals(*cov) +
+                                   "x the reading; band +-20%): setup "
+                                   "launches in the table, or the window not covered by the profile"});
         }
     }
     out.usable = out.why.empty();

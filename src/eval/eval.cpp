@@ -16,8 +16,8 @@ namespace {
 using eval_text::KeyPath;
 using nlohmann::json;
 
-std::string compose(const std::string& file, const std::optional<SourceLocation>& location,
-                    const std::string& key, const std::string& what) {
+std::string compose(const std::string& file, const std::optional<SourceLocation>& location, const std::string& key,
+                    const std::string& what) {
     std::string out = file;
     if (location) out += ':' + std::to_string(location->line) + ':' + std::to_string(location->column);
     out += ": ";
@@ -57,16 +57,19 @@ public:
         return it == object.end() || it->is_null() ? nullptr : &*it;
     }
 
-    const json* object_member(const json& object, const KeyPath& at, std::string_view key, std::string_view expected) const {
+    const json* object_member(const json& object, const KeyPath& at, std::string_view key,
+                              std::string_view expected) const {
         const json* value = member(object, key);
-        if (value && !value->is_object()) fail(at / key, "is " + describe(*value) + ", expected " + std::string(expected));
+        if (value && !value->is_object())
+            fail(at / key, "is " + describe(*value) + ", expected " + std::string(expected));
         return value;
     }
 
     std::optional<double> milliseconds(const json& object, const KeyPath& at, std::string_view key) const {
         const json* value = member(object, key);
         if (!value) return std::nullopt;
-        if (!value->is_number()) fail(at / key, "is " + describe(*value) + ", expected a number of milliseconds or null");
+        if (!value->is_number())
+            fail(at / key, "is " + describe(*value) + ", expected a number of milliseconds or null");
         return value->get<double>();
     }
 
@@ -83,12 +86,17 @@ public:
             fail(top / "schema_version", "is " + describe(*version) + "; this forge reads eval.json schema version " +
                                              std::to_string(eval_schema_version) + " (rebuild the bench with it)");
         }
-        if (const json* name = member(root, "operator"); name && name->is_string()) report.operator_name = name->get<std::string>();
-        if (const json* backend = member(root, "backend"); backend && backend->is_string()) report.backend = backend->get<std::string>();
-        if (const json* contract = member(root, "contract"); contract && contract->is_string()) report.contract = contract->get<std::string>();
-        if (const json* correctness = object_member(root, top, "correctness", "an object {\"passed\": true|false, ...}")) {
+        if (const json* name = member(root, "operator"); name && name->is_string())
+            report.operator_name = name->get<std::string>();
+        if (const json* backend = member(root, "backend"); backend && backend->is_string())
+            report.backend = backend->get<std::string>();
+        if (const json* contract = member(root, "contract"); contract && contract->is_string())
+            report.contract = contract->get<std::string>();
+        if (const json* correctness =
+                object_member(root, top, "correctness", "an object {\"passed\": true|false, ...}")) {
             if (const json* passed = member(*correctness, "passed")) {
-                if (!passed->is_boolean()) fail(top / "correctness" / "passed", "is " + describe(*passed) + ", expected true or false");
+                if (!passed->is_boolean())
+                    fail(top / "correctness" / "passed", "is " + describe(*passed) + ", expected true or false");
                 report.correctness_passed = passed->get<bool>();
             }
         }
@@ -104,7 +112,8 @@ public:
             report.ratio = ratio->get<double>();
         }
         if (const json* workloads = member(*performance, "workloads")) {
-            if (!workloads->is_array()) fail(perf / "workloads", "is " + describe(*workloads) + ", expected an array of workload objects");
+            if (!workloads->is_array())
+                fail(perf / "workloads", "is " + describe(*workloads) + ", expected an array of workload objects");
             report.workloads.reserve(workloads->size());
             for (std::size_t i = 0; i < workloads->size(); ++i) {
                 report.workloads.push_back(workload((*workloads)[i], perf / "workloads" / i, i));
@@ -115,18 +124,21 @@ public:
 
 private:
     WorkloadReading workload(const json& value, const KeyPath& at, std::size_t index) const {
-        if (!value.is_object()) fail(at, "is " + describe(value) + ", expected a workload object {\"name\", \"reference_ms\", ...}");
+        if (!value.is_object())
+            fail(at, "is " + describe(value) + ", expected a workload object {\"name\", \"reference_ms\", ...}");
         WorkloadReading out;
         // str(workload.get("name", index)), as the reference tags prep blocks.
         const auto name = value.find("name");
         out.name = name == value.end() ? std::to_string(index) : python_str(*name);
         out.reference.ms = milliseconds(value, at, "reference_ms");
         out.student.ms = milliseconds(value, at, "student_ms");
-        if (const json* kernels = object_member(value, at, "kernels", "an object {\"reference\": [rows], \"student\": [rows]}")) {
+        if (const json* kernels =
+                object_member(value, at, "kernels", "an object {\"reference\": [rows], \"student\": [rows]}")) {
             out.reference.kernels = table(*kernels, at / "kernels", "reference");
             out.student.kernels = table(*kernels, at / "kernels", "student");
         }
-        if (const json* profiler = object_member(value, at, "profiler", "an object {\"reference\": {...}, \"student\": {...}}")) {
+        if (const json* profiler =
+                object_member(value, at, "profiler", "an object {\"reference\": {...}, \"student\": {...}}")) {
             out.reference.profiler = digest(*profiler, at / "profiler", "reference");
             out.student.profiler = digest(*profiler, at / "profiler", "student");
         }
@@ -137,7 +149,8 @@ private:
         const json* rows = member(kernels, side);
         if (!rows) return std::nullopt;
         const KeyPath here = at / side;
-        if (!rows->is_array()) fail(here, "is " + describe(*rows) + ", expected an array of kernel rows (or null: no table)");
+        if (!rows->is_array())
+            fail(here, "is " + describe(*rows) + ", expected an array of kernel rows (or null: no table)");
         KernelTable out;
         out.kernels.reserve(rows->size());
         for (std::size_t i = 0; i < rows->size(); ++i) out.kernels.push_back(row((*rows)[i], here / i));
@@ -146,7 +159,8 @@ private:
 
     KernelRow row(const json& value, const KeyPath& at) const {
         if (!value.is_object()) {
-            fail(at, "is " + describe(value) + ", expected a kernel row {\"name\", \"launches\", \"time_ns\", \"pct\"}");
+            fail(at,
+                 "is " + describe(value) + ", expected a kernel row {\"name\", \"launches\", \"time_ns\", \"pct\"}");
         }
         KernelRow out;
         // The reference reads str(row.get("name", "")) and float(row.get("time_ns") or 0.0),
@@ -198,8 +212,8 @@ EvalReport parse_eval(std::string_view text, std::string_view path) {
     const std::string file(path);
     auto parsed = eval_text::parse_bounded(text, eval_max_depth);
     if (auto* error = std::get_if<eval_text::SyntaxError>(&parsed)) {
-        throw EvalError(compose(file, error->where, {}, "not valid JSON: " + error->what +
-                                                             " (the bench writes eval.json whole; rerun it)"),
+        throw EvalError(compose(file, error->where, {},
+                                "not valid JSON: " + error->what + " (the bench writes eval.json whole; rerun it)"),
                         file, error->where, {});
     }
     return Reader(text, file).read(std::move(std::get<nlohmann::json>(parsed)));

@@ -149,8 +149,8 @@ std::string repr_float(double x) {
     if (std::isnan(x)) return "nan";
     if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
     std::array<char, 64> buf{};
-    const auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), std::fabs(x),
-                                         std::chars_format::scientific);
+    const auto [end, ec] =
+        std::to_chars(buf.data(), buf.data() + buf.size(), std::fabs(x), std::chars_format::scientific);
     const std::string_view sci(buf.data(), static_cast<std::size_t>(end - buf.data()));
     const auto e = sci.find('e');
     std::string digits;

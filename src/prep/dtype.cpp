@@ -11,6 +11,7 @@ namespace forge {
 namespace {
 
 // The reference's _DTYPE_ALIASES.
+// clang-format off
 constexpr std::pair<std::string_view, std::string_view> dtype_aliases[] = {
     {"bfloat16", "bf16"}, {"bf16", "bf16"},
     {"float16", "fp16"}, {"half", "fp16"}, {"fp16", "fp16"},
@@ -22,6 +23,7 @@ constexpr std::pair<std::string_view, std::string_view> dtype_aliases[] = {
     {"int16", "i16"}, {"i16", "i16"}, {"int8", "i8"}, {"i8", "i8"},
     {"uint8", "u8"}, {"u8", "u8"}, {"bool", "bool"},
 };
+// clang-format on
 
 }  // namespace
 

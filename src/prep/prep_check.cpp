@@ -77,7 +77,8 @@ std::optional<std::vector<std::int64_t>> reported_shape(const json* reported) {
 }
 
 PrepProblem unreported(const std::string& names) {
-    return {std::string(prep_code::unreported), std::nullopt,
+    return {std::string(prep_code::unreported),
+            std::nullopt,
             "the bench reported no prep block: the symmetrized inputs (" + names +
                 ") must be produced outside the timed windows by the bench's prep step, and what it "
                 "produced reported in eval.json under performance.prep (outputs: {name: {shape, dtype}})",
@@ -94,7 +95,8 @@ std::vector<PrepProblem> check_block(const Entries& entries, const json& block, 
         std::vector<std::string> tensors;
         for (const json& name : *mutated) tensors.push_back(python_str(name));
         const std::string subject = joined(tensors);
-        out.push_back({std::string(prep_code::mutated), subject,
+        out.push_back({std::string(prep_code::mutated),
+                       subject,
                        "the timed call mutated the prep tensor(s) " + subject +
                            ": they are handed to every timed call and must stay read-only (state kept there makes "
                            "every call after the first a copy); copy them inside the timed call instead",
@@ -105,8 +107,10 @@ std::vector<PrepProblem> check_block(const Entries& entries, const json& block, 
         const json* got = member(*outputs, a->name);
         if (!got || !got->is_object()) {
             std::vector<std::string> produced;
-            for (const auto& item : outputs->items()) produced.push_back(item.key());  // sorted, as the reference lists them
-            out.push_back({std::string(prep_code::missing), a->name,
+            for (const auto& item : outputs->items())
+                produced.push_back(item.key());  // sorted, as the reference lists them
+            out.push_back({std::string(prep_code::missing),
+                           a->name,
                            "prep did not produce " + in_quotes(a->name) + " (declared symmetrize; it produced " +
                                (produced.empty() ? std::string("nothing") : joined(produced)) +
                                "): produce it in the prep step, or correct window.toml",
@@ -116,22 +120,26 @@ std::vector<PrepProblem> check_block(const Entries& entries, const json& block, 
         const json* reported = member(*got, "shape");
         const auto shape = reported_shape(reported);
         if (!shape) {
-            out.push_back({std::string(prep_code::shape), a->name,
+            out.push_back({std::string(prep_code::shape),
+                           a->name,
                            "prep reported " + in_quotes(a->name) + " with shape " + python_str(*reported) +
                                ", which is not a list of integers: the bench must report each prep output's shape "
                                "as its list of dimensions",
                            {}});
         } else if (a->shape && !a->shape->empty() && *shape != *a->shape) {
-            out.push_back({std::string(prep_code::shape), a->name,
+            out.push_back({std::string(prep_code::shape),
+                           a->name,
                            "prep produced " + in_quotes(a->name) + " with shape " + shape_text(*shape) + ", declared " +
-                               shape_text(*a->shape) + ": make the prep step produce the declared shape, or correct "
+                               shape_text(*a->shape) +
+                               ": make the prep step produce the declared shape, or correct "
                                "window.toml",
                            {}});
         }
         const json* dtype = member(*got, "dtype");
         const json reported_dtype = dtype ? *dtype : json();
         if (!a->dtype.empty() && normalize_dtype(reported_dtype) != normalize_dtype(a->dtype)) {
-            out.push_back({std::string(prep_code::dtype), a->name,
+            out.push_back({std::string(prep_code::dtype),
+                           a->name,
                            "prep produced " + in_quotes(a->name) + " with dtype " + python_repr(reported_dtype) +
                                ", declared " + in_quotes(a->dtype) +
                                ": make the prep step produce the declared dtype, or correct window.toml",
@@ -148,7 +156,8 @@ std::vector<PrepProblem> check_block(const Entries& entries, const json& block, 
             const json* value = got.is_object() ? member(got, key) : nullptr;
             return value ? python_str(*value) : std::string("None");
         };
-        out.push_back({std::string(prep_code::undeclared), item.key(),
+        out.push_back({std::string(prep_code::undeclared),
+                       item.key(),
                        "prep produced an undeclared tensor " + in_quotes(item.key()) + " (shape " + shown("shape") +
                            ", dtype " + shown("dtype") +
                            "): the timed call may only receive what window.toml symmetrizes; declare it on both "
@@ -205,7 +214,8 @@ std::vector<PrepProblem> check_prep_report(const WindowContract& contract, const
 std::vector<PrepProblem> check_prep(const WindowContract& contract, const EvalReport& eval) {
     std::vector<PrepProblem> out;
     if (eval.correctness_passed == false) {
-        out.push_back({std::string(prep_code::eval_incorrect), std::nullopt,
+        out.push_back({std::string(prep_code::eval_incorrect),
+                       std::nullopt,
                        "the bench's correctness check failed (correctness.passed is false): the student's outputs "
                        "differ from the reference's; its times mean nothing until they agree",
                        {}});

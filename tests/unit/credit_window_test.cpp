@@ -173,8 +173,8 @@ BOOST_AUTO_TEST_CASE(no_profiler_or_calls_zero_leaves_the_credit_usable_without_
 }
 
 BOOST_AUTO_TEST_CASE(zero_times_give_a_zero_share) {
-    const auto credit = forge::window_credit(contract(), side(table({{"solve", 0}, {"m", 0}})),
-                                             side(table({{"cumsum", 0}})));
+    const auto credit =
+        forge::window_credit(contract(), side(table({{"solve", 0}, {"m", 0}})), side(table({{"cumsum", 0}})));
     BOOST_REQUIRE(credit.has_value());
     BOOST_TEST(credit->usable);
     BOOST_TEST(credit->student.matched == Strings{"solve"}, boost::test_tools::per_element());
@@ -210,8 +210,8 @@ BOOST_AUTO_TEST_CASE(a_row_matched_by_two_entries_counts_once) {
 }
 
 BOOST_AUTO_TEST_CASE(readings_missing_zero_or_negative_give_no_ratio) {
-    const auto credit = forge::window_credit(contract(), side(table({{"solve", 1}, {"x", 1}})),
-                                             side(table({{"cumsum", 1}, {"y", 3}})));
+    const auto credit =
+        forge::window_credit(contract(), side(table({{"solve", 1}, {"x", 1}})), side(table({{"cumsum", 1}, {"y", 3}})));
     BOOST_REQUIRE(credit && credit->usable);
     BOOST_TEST(!forge::credited_ratio(credit, std::nullopt, 1.0));
     BOOST_TEST(!forge::credited_ratio(credit, 1.0, std::nullopt));
@@ -224,8 +224,9 @@ BOOST_AUTO_TEST_CASE(readings_missing_zero_or_negative_give_no_ratio) {
 }
 
 BOOST_AUTO_TEST_CASE(json_form_has_exactly_the_references_keys) {
-    const auto credit = forge::window_credit(contract(), side(table({{"main", 700}, {"solve_k", 300}}), 1.0, digest(1.0e6)),
-                                             side(std::nullopt, 1.0, digest(1.2e6)));
+    const auto credit =
+        forge::window_credit(contract(), side(table({{"main", 700}, {"solve_k", 300}}), 1.0, digest(1.0e6)),
+                             side(std::nullopt, 1.0, digest(1.2e6)));
     const nlohmann::json out = forge::to_json(*credit);
     const nlohmann::json expected_student = nlohmann::json::parse(
         R"({"priced": ["A"], "fraction": 0.3, "matched": ["solve_k"], "matched_ns": 300.0, "total_ns": 1000.0,
@@ -239,8 +240,8 @@ BOOST_AUTO_TEST_CASE(json_form_has_exactly_the_references_keys) {
     BOOST_TEST(out["reconciliation"] == nlohmann::json::parse(R"({"student": 1.0, "reference": 1.2})"));
     BOOST_TEST(out.size() == 6u);
 
-    const auto usable = forge::window_credit(contract(), side(table({{"solve", 1}, {"x", 1}})),
-                                             side(table({{"cumsum", 1}, {"y", 3}})));
+    const auto usable =
+        forge::window_credit(contract(), side(table({{"solve", 1}, {"x", 1}})), side(table({{"cumsum", 1}, {"y", 3}})));
     const nlohmann::json ratio = forge::to_json(*forge::credited_ratio(usable, 1.0, 1.0));
     BOOST_TEST(ratio == nlohmann::json::parse(
                             R"({"credited_student_ms": 0.5, "credited_ref_ms": 0.75, "student_ms": 1.0, "ref_ms": 1.0,

@@ -96,7 +96,7 @@ BOOST_AUTO_TEST_CASE(truth_is_pythons) {
 BOOST_AUTO_TEST_CASE(strip_removes_unicode_whitespace_only) {
     BOOST_TEST(forge::python_strip("\t bf16 \n") == "bf16");
     BOOST_TEST(forge::python_strip("\u2003bf16\u00a0") == "bf16");
-    BOOST_TEST(forge::python_strip("\u00a1") == "\u00a1");  // shares NBSP's lead byte, not a space
+    BOOST_TEST(forge::python_strip("\u00a1") == "\u00a1");    // shares NBSP's lead byte, not a space
     BOOST_TEST(forge::python_strip("x\u0120") == "x\u0120");  // ends in NBSP's last byte, not a space
     BOOST_TEST(forge::python_strip("   ").empty());
 }

@@ -132,7 +132,7 @@ BOOST_AUTO_TEST_CASE(profiler_digests_keep_the_references_none_cases) {
     const auto& w = eval.workloads;
     BOOST_TEST(w[0].name == "None");
     BOOST_TEST(std::isnan(w[0].reference.profiler->total_ns));  // not a number: no coverage
-    BOOST_TEST(w[0].student.profiler->calls == 0);               // not a number: no coverage
+    BOOST_TEST(w[0].student.profiler->calls == 0);              // not a number: no coverage
     BOOST_TEST(w[1].reference.profiler->calls == 0);
     BOOST_TEST(!w[1].student.profiler.has_value());  // not an object: no digest, as the reference
     BOOST_TEST(w[2].reference.profiler->total_ns == 5e5);
@@ -183,7 +183,8 @@ BOOST_AUTO_TEST_CASE(structural_errors_name_the_key_and_its_line) {
         int line;
     } const cases[] = {
         {"[\n  {\"performance\": {}}\n]\n", "", 1},
-        {"{\n \"performance\": {\"workloads\": [\n  {\"student_ms\": \"fast\"}]}}", "performance.workloads[0].student_ms", 3},
+        {"{\n \"performance\": {\"workloads\": [\n  {\"student_ms\": \"fast\"}]}}",
+         "performance.workloads[0].student_ms", 3},
         {"{\"performance\": {\n\"ratio\": \"0.8\"}}", "performance.ratio", 2},
         {"{\"performance\": 3}", "performance", 1},
         {"{\"performance\": {\"workloads\": {}}}", "performance.workloads", 1},
@@ -214,7 +215,9 @@ BOOST_AUTO_TEST_CASE(a_number_past_double_range_is_an_error_not_a_crash) {
 }
 
 BOOST_AUTO_TEST_CASE(binary_content_is_an_error) {
-    const char elf[] = "\x7f" "ELF\x02\x01\x01\x00\x00\x00\xff\xfe";
+    const char elf[] =
+        "\x7f"
+        "ELF\x02\x01\x01\x00\x00\x00\xff\xfe";
     const std::string binary(elf, sizeof elf - 1);
     const auto e = parse_error(binary);
     BOOST_TEST(std::string(e.what()).find("not valid JSON") != std::string::npos);
@@ -240,7 +243,8 @@ BOOST_AUTO_TEST_CASE(deep_nesting_is_refused_not_a_stack_overflow) {
 
 BOOST_AUTO_TEST_CASE(a_30_megabyte_eval_reads) {
     // One workload with a long kernel table, as a profiler of a large model writes.
-    std::string text = R"({"schema_version": 1, "performance": {"workloads": [{"name": "big", "kernels": {"student": [)";
+    std::string text =
+        R"({"schema_version": 1, "performance": {"workloads": [{"name": "big", "kernels": {"student": [)";
     const std::string row =
         R"x({"name": "void cutlass::Kernel<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_32x6_tn_align8>(Params)", "launches": 1, "time_ns": 1234.5, "pct": 0.001},)x";
     std::size_t rows = 0;

@@ -87,8 +87,9 @@ BOOST_AUTO_TEST_CASE(wrong_shape_wrong_dtype_and_undeclared_tensors) {
         "extra": {"shape": [1], "dtype": "i8"},
         "aaa": 5}})"));
     // The reference lists undeclared tensors in report order (extra, aaa); we in name order.
-    require_problems(problems, {{"prep-shape", "mean"}, {"prep-dtype", "mean"},
-                                {"prep-undeclared", "aaa"}, {"prep-undeclared", "extra"}});
+    require_problems(
+        problems,
+        {{"prep-shape", "mean"}, {"prep-dtype", "mean"}, {"prep-undeclared", "aaa"}, {"prep-undeclared", "extra"}});
     BOOST_TEST(problems[0].message.find("[2, 4096]") != std::string::npos);
     BOOST_TEST(problems[0].message.find("[4096, 2]") != std::string::npos);
     BOOST_TEST(problems[1].message.find("'half'") != std::string::npos);

@@ -11,10 +11,22 @@ using nlohmann::json;
 
 BOOST_AUTO_TEST_CASE(spellings_of_one_dtype_are_one_name) {
     const std::pair<const char*, const char*> cases[] = {
-        {"torch.bfloat16", "bf16"}, {"BF16", "bf16"},          {" Torch.Float16 ", "fp16"}, {"half", "fp16"},
-        {"float", "fp32"},          {"double", "fp64"},        {"float8_e4m3fn", "e4m3"},   {"float8_e5m2", "e5m2"},
-        {"long", "i64"},            {"int", "i32"},            {"int16", "i16"},            {"int8", "i8"},
-        {"uint8", "u8"},            {"bool", "bool"},          {"torch.BFloat16", "bf16"},  {"\u00a0bf16\u2003", "bf16"},
+        {"torch.bfloat16", "bf16"},
+        {"BF16", "bf16"},
+        {" Torch.Float16 ", "fp16"},
+        {"half", "fp16"},
+        {"float", "fp32"},
+        {"double", "fp64"},
+        {"float8_e4m3fn", "e4m3"},
+        {"float8_e5m2", "e5m2"},
+        {"long", "i64"},
+        {"int", "i32"},
+        {"int16", "i16"},
+        {"int8", "i8"},
+        {"uint8", "u8"},
+        {"bool", "bool"},
+        {"torch.BFloat16", "bf16"},
+        {"\u00a0bf16\u2003", "bf16"},
     };
     for (const auto& [spelling, name] : cases) BOOST_TEST(forge::normalize_dtype(json(spelling)) == name, spelling);
 }

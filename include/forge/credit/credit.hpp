@@ -31,7 +31,10 @@ inline constexpr std::string_view coverage_out_of_band = "coverage-out-of-band";
 }  // namespace credit_code
 
 // A priced entry's regex that Boost cannot compile, or whose matching exceeds
-// Boost's complexity bound on a kernel name (never a hang).
+// Boost's complexity bound on a kernel name (never a hang). Regexes compile
+// before any table is read, so an invalid one is an error even where the
+// reference, with no table to search, never compiles it (`forge check` refuses
+// such a contract first).
 struct CreditError : std::runtime_error {
     CreditError(std::string message, std::string entry, std::string kernel);
 
@@ -69,9 +72,9 @@ struct Reconciliation {
 struct Credit {
     SideCredit student;
     SideCredit reference;
-    bool usable = false;                 // tables present, every regex matched, coverage in band
-    std::vector<CreditReason> why;       // empty when usable
-    std::vector<std::string> unpriced;   // price-class entries without the payer's regex
+    bool usable = false;                // tables present, every regex matched, coverage in band
+    std::vector<CreditReason> why;      // empty when usable
+    std::vector<std::string> unpriced;  // price-class entries without the payer's regex
     Reconciliation reconciliation;
 
     [[nodiscard]] const SideCredit& side(Side s) const noexcept { return s == Side::student ? student : reference; }
@@ -82,8 +85,8 @@ struct CreditedRatio {
     double credited_ref_ms = 0.0;      // ref_ms * (1 - reference fraction)
     double student_ms = 0.0;
     double ref_ms = 0.0;
-    double credited_ratio = 0.0;       // credited_ref_ms / credited_student_ms
-    double raw_ratio = 0.0;            // ref_ms / student_ms
+    double credited_ratio = 0.0;  // credited_ref_ms / credited_student_ms
+    double raw_ratio = 0.0;       // ref_ms / student_ms
     double student_fraction = 0.0;
     double reference_fraction = 0.0;
 };

@@ -40,9 +40,9 @@ struct EvalError : std::runtime_error {
 
 // One side's readings in one workload.
 struct SideReading {
-    std::optional<double> ms;                  // the timed reading
-    std::optional<KernelTable> kernels;        // absent: no table on record; an empty table has no rows
-    std::optional<ProfilerDigest> profiler;    // absent when the eval has none (or an empty one)
+    std::optional<double> ms;                // the timed reading
+    std::optional<KernelTable> kernels;      // absent: no table on record; an empty table has no rows
+    std::optional<ProfilerDigest> profiler;  // absent when the eval has none (or an empty one)
 };
 
 struct WorkloadReading {

@@ -20,12 +20,12 @@ namespace forge {
 
 // Problem codes (SPEC section 7); tests and dashboards match on them.
 namespace prep_code {
-inline constexpr std::string_view unreported = "prep-unreported";  // subject: none
-inline constexpr std::string_view mutated = "prep-mutated";        // subject: the mutated names, ", "-joined
-inline constexpr std::string_view missing = "prep-missing";        // subject: the tensor
-inline constexpr std::string_view shape = "prep-shape";            // subject: the tensor
-inline constexpr std::string_view dtype = "prep-dtype";            // subject: the tensor
-inline constexpr std::string_view undeclared = "prep-undeclared";  // subject: the tensor
+inline constexpr std::string_view unreported = "prep-unreported";     // subject: none
+inline constexpr std::string_view mutated = "prep-mutated";           // subject: the mutated names, ", "-joined
+inline constexpr std::string_view missing = "prep-missing";           // subject: the tensor
+inline constexpr std::string_view shape = "prep-shape";               // subject: the tensor
+inline constexpr std::string_view dtype = "prep-dtype";               // subject: the tensor
+inline constexpr std::string_view undeclared = "prep-undeclared";     // subject: the tensor
 inline constexpr std::string_view eval_incorrect = "eval-incorrect";  // subject: none
 }  // namespace prep_code
 
