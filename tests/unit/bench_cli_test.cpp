@@ -1,0 +1,127 @@
+#define BOOST_TEST_MODULE bench_cli
+#include <boost/test/unit_test.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "forge/bench/bench.hpp"
+#include "forge/exit_code.hpp"
+#include "gpu_choice.hpp"
+
+namespace fb = forge::bench;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path data_dir = fs::path(FORGE_TEST_DATA_DIR) / "bench";
+
+void add(fb::Io& io) {
+    const auto a = io.in("a").span<const float>();
+    const auto b = io.in("b").span<const float>();
+    auto c = io.out("c").span<float>();
+    for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
+}
+
+fb::Bench make_add(fb::Backend backend) {
+    fb::Bench b{backend};
+    b.workload("n64", {{"n", 64}}, 1).workload("n128", {{"n", 128}}, 2).workload("n256", {{"n", 256}}, 3);
+    b.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
+        rng.normal(in.add("a", {w["n"]}, fb::DType::fp32));
+        rng.normal(in.add("b", {w["n"]}, fb::DType::fp32));
+    });
+    b.outputs([](const fb::Workload& w) { return std::vector<fb::TensorSpec>{{"c", {w["n"]}, fb::DType::fp32}}; });
+    b.reference(add);
+    b.student(add);
+    return b;
+}
+
+fb::Bench make_host_add() { return make_add(fb::Backend::host); }
+fb::Bench make_cuda_add() { return make_add(fb::Backend::cuda); }
+
+int bench_main(std::vector<std::string> args, fb::Bench (*make)() = &make_host_add) {
+    args.insert(args.begin(), "forge_add_bench");
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    return fb::bench_main(static_cast<int>(argv.size()), argv.data(), make);
+}
+
+struct TempDir {
+    fs::path path = fs::temp_directory_path() / ("forge_bench_cli_" + std::to_string(::getpid()));
+    TempDir() { fs::create_directories(path); }
+    ~TempDir() { fs::remove_all(path); }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_declared_contract_runs_and_writes_the_eval) {
+    TempDir dir;
+    const fs::path eval = dir.path / "eval.json";
+    const int code = bench_main({"--contract", (data_dir / "add_symmetric.toml").string(), "--eval", eval.string(),
+                                 "--operator", "add", "--quick"});
+    BOOST_TEST(code == forge::exit_code::ok);
+    std::ifstream in(eval);
+    const auto json = nlohmann::json::parse(in);
+    BOOST_TEST(json["operator"] == "add");
+    BOOST_TEST(json["performance"]["n_workloads"] == 3);
+}
+
+BOOST_AUTO_TEST_CASE(a_refused_contract_is_a_usage_error_and_nothing_runs) {
+    TempDir dir;
+    const fs::path eval = dir.path / "eval.json";
+    const int code = bench_main({"--contract", (data_dir / "add_undeclared.toml").string(), "--eval", eval.string(),
+                                 "--operator", "add"});
+    BOOST_TEST(code == forge::exit_code::usage);
+    BOOST_TEST(!fs::exists(eval));
+}
+
+BOOST_AUTO_TEST_CASE(an_absent_contract_is_refused_too) {
+    TempDir dir;
+    const int code = bench_main({"--contract", (dir.path / "window.toml").string(), "--eval",
+                                 (dir.path / "eval.json").string(), "--operator", "add"});
+    BOOST_TEST(code == forge::exit_code::usage);
+}
+
+BOOST_AUTO_TEST_CASE(missing_or_unknown_arguments_are_usage_errors) {
+    BOOST_TEST(bench_main({"--eval", "e.json", "--operator", "add"}) == forge::exit_code::usage);
+    BOOST_TEST(bench_main({"--contract"}) == forge::exit_code::usage);
+    BOOST_TEST(bench_main({"--contract", "w.toml", "--eval", "e.json", "--operator", "add", "--fast"}) ==
+               forge::exit_code::usage);
+    BOOST_TEST(bench_main({"--help"}) == forge::exit_code::ok);
+}
+
+#ifndef FORGE_BENCH_HAS_CUDA
+BOOST_AUTO_TEST_CASE(a_cuda_bench_without_the_cuda_backend_skips_with_77) {
+    TempDir dir;
+    const fs::path eval = dir.path / "eval.json";
+    const int code = bench_main({"--contract", (data_dir / "add_symmetric.toml").string(), "--eval", eval.string(),
+                                 "--operator", "add"},
+                                &make_cuda_add);
+    BOOST_TEST(code == forge::exit_code::skipped);
+    BOOST_TEST(!fs::exists(eval));
+}
+#endif
+
+BOOST_AUTO_TEST_CASE(the_gpu_comes_from_ctest_resource_allocation) {
+    BOOST_TEST(fb::parse_gpu_allocation("id:1,slots:1") == 1);
+    BOOST_TEST(fb::parse_gpu_allocation("slots:2,id:3") == 3);
+    BOOST_TEST(fb::parse_gpu_allocation("id:0,slots:1;id:2,slots:1") == 0);
+    BOOST_CHECK_THROW((void)fb::parse_gpu_allocation("slots:1"), std::invalid_argument);
+    BOOST_CHECK_THROW((void)fb::parse_gpu_allocation("id:x,slots:1"), std::invalid_argument);
+
+    ::unsetenv("CTEST_RESOURCE_GROUP_COUNT");
+    BOOST_TEST(fb::ctest_gpu_device() == 0);
+    ::setenv("CTEST_RESOURCE_GROUP_COUNT", "1", 1);
+    ::setenv("CTEST_RESOURCE_GROUP_0_GPUS", "id:1,slots:1", 1);
+    BOOST_TEST(fb::ctest_gpu_device() == 1);
+    ::unsetenv("CTEST_RESOURCE_GROUP_0_GPUS");
+    BOOST_CHECK_THROW((void)fb::ctest_gpu_device(), std::invalid_argument);
+    ::unsetenv("CTEST_RESOURCE_GROUP_COUNT");
+}
