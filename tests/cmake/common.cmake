@@ -5,7 +5,8 @@
 # Every script gets (-D): FORGE_SOURCE_DIR (this repository), FORGE_PREFIX (the
 # package installed by forge.cmake.install), WORK_DIR (its own scratch
 # directory), MODE (installed | subdirectory), CXX_COMPILER, CUDA_COMPILER
-# (empty without nvcc) and PYTHON.
+# (empty without nvcc) and CONSUMER_FLAGS (compile and link flags, e.g. the
+# sanitizers the package was built with).
 cmake_minimum_required(VERSION 3.25)
 
 foreach(input IN ITEMS FORGE_SOURCE_DIR FORGE_PREFIX WORK_DIR MODE CXX_COMPILER)
@@ -66,6 +67,9 @@ function(configure_consumer source build result_var log_var)
   endif()
   if(CUDA_COMPILER)
     list(APPEND args "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}" -DCMAKE_CUDA_ARCHITECTURES=80)
+  endif()
+  if(CONSUMER_FLAGS)
+    list(APPEND args "-DCMAKE_CXX_FLAGS=${CONSUMER_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}")
   endif()
   execute_process(COMMAND "${CMAKE_COMMAND}" -S "${source}" -B "${build}" ${args} ${ARGN}
     RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)

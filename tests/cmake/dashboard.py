@@ -6,7 +6,8 @@ must submit under the same site and build name (so CDash plots them over time).
 One operator's GATE is out of reach: its gate test fails, the run is still
 submitted, and the script reports the failure.
 
-Usage: dashboard.py FORGE_SOURCE_DIR FORGE_PREFIX WORK_DIR CXX_COMPILER CMAKE CTEST
+Usage: dashboard.py FORGE_SOURCE_DIR FORGE_PREFIX WORK_DIR CXX_COMPILER CMAKE CTEST [FLAGS]
+(FLAGS: compile and link flags for the consumer, e.g. the package's sanitizers)
 """
 import json
 import pathlib
@@ -39,6 +40,7 @@ def fail(message: str) -> None:
 
 def main() -> None:
     source_dir, prefix, work, cxx, cmake, ctest = sys.argv[1:7]
+    flags = sys.argv[7] if len(sys.argv) > 7 else ""
     work_dir = pathlib.Path(work)
     shutil.rmtree(work_dir, ignore_errors=True)
     consumer = work_dir / "consumer"
@@ -52,7 +54,8 @@ def main() -> None:
         "forge_add_operator(unreachable BACKEND HOST GATE 1000)\n")
     # The card, scaffolded by a first configure and then declared.
     subprocess.run([cmake, "-S", consumer, "-B", work_dir / "scaffold", "-G", "Ninja",
-                    f"-DCMAKE_PREFIX_PATH={prefix}", f"-DCMAKE_CXX_COMPILER={cxx}"],
+                    f"-DCMAKE_PREFIX_PATH={prefix}", f"-DCMAKE_CXX_COMPILER={cxx}",
+                    f"-DCMAKE_CXX_FLAGS={flags}", f"-DCMAKE_EXE_LINKER_FLAGS={flags}"],
                    capture_output=True, check=False)
     for card in ("scale", "unreachable"):
         (consumer / card / "window.toml").write_text(CONTRACT)
@@ -63,6 +66,8 @@ def main() -> None:
     url = f"http://127.0.0.1:{receiver.server_address[1]}/submit.php?project=ForgeKernel"
     script = pathlib.Path(source_dir) / "cmake" / "ForgeDashboard.cmake"
     options = f"-DCMAKE_PREFIX_PATH={prefix};-DCMAKE_CXX_COMPILER={cxx};-DFORGE_BENCH_QUICK=ON"
+    if flags:
+        options += f";-DCMAKE_CXX_FLAGS={flags};-DCMAKE_EXE_LINKER_FLAGS={flags}"
     for run in (1, 2):
         done = subprocess.run(
             [ctest, f"-DFORGE_CDASH_URL={url}", f"-DFORGE_SOURCE_DIR={consumer}",
