@@ -52,6 +52,13 @@ function(_forge_build_tool source_dir out)
     if(CMAKE_MAKE_PROGRAM)
       list(APPEND generator_args "-DCMAKE_MAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}")
     endif()
+    # Find the dependencies where this build found them.
+    foreach(where IN ITEMS CMAKE_TOOLCHAIN_FILE CMAKE_PREFIX_PATH)
+      if(${where})
+        list(JOIN ${where} "\\;" value)
+        list(APPEND generator_args "-D${where}=${value}")
+      endif()
+    endforeach()
     execute_process(
       COMMAND "${CMAKE_COMMAND}" -S "${source_dir}" -B "${build_dir}" ${generator_args}
         "-DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}"
