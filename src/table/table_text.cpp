@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -164,6 +165,17 @@ std::optional<Header> header_from_line(const TextLine& line, std::string_view fi
 }
 
 KernelTable table_from_launches(std::vector<KernelRow> launches, std::string_view file_label) {
+    // Launch counts are summed per name in 64 bits: bound their total (far past any
+    // real profile, and exact in a double) so that no sum can overflow.
+    constexpr std::int64_t max_launches = 9'000'000'000'000'000;
+    std::int64_t launch_count = 0;
+    for (const KernelRow& launch : launches) {
+        if (launch.launches > max_launches - launch_count) {
+            throw TableError(where(file_label) + "the launch counts add up past " + std::to_string(max_launches) +
+                             "; the values are not real counts: export the table again");
+        }
+        launch_count += launch.launches;
+    }
     KernelTable table = merge_by_name(std::move(launches));
     const double total = table.total_ns();
     if (!std::isfinite(total)) {

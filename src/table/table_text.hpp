@@ -68,7 +68,7 @@ template <class RawTest, class FieldsTest>
 
 // The imported launches merged by name, with the profiler digest of one profiled
 // call (the caller sets `calls` when the file covers more). Throws TableError
-// when the times sum past what a double holds.
+// when the times sum past what a double holds, or the launch counts past 9e15.
 [[nodiscard]] KernelTable table_from_launches(std::vector<KernelRow> launches, std::string_view file_label);
 
 // Lines that Nsight tools interleave with their CSV: "==PROF==", "==WARNING==", "==ERROR==".

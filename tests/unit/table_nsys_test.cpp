@@ -229,6 +229,18 @@ BOOST_AUTO_TEST_CASE(unreadable_values_name_their_line) {
                         "add up past"));
 }
 
+BOOST_AUTO_TEST_CASE(launch_counts_that_sum_past_any_real_profile_are_refused) {
+    // Found by fuzzing (fuzz_nsys_csv, UBSan): 1,100 rows of one name with 9e15 instances
+    // each overflowed the merged 64-bit launch count.
+    std::string text = current_header;
+    for (int i = 0; i < 1100; ++i) {
+        text += "0.0,1,9000000000000000,1,1,1,1,0,k\n";
+    }
+    const std::string message = error_of(text);
+    BOOST_TEST(starts_with(message, "kern_sum.csv: "), message);
+    BOOST_TEST(contains(message, "launch counts add up past"), message);
+}
+
 BOOST_AUTO_TEST_CASE(a_name_that_is_not_utf8_is_refused_with_its_line) {
     const std::string head = current_header + "50.0,100,1,1,1,1,1,0,a\n";
     const std::string overlong = error_of(head + "50.0,100,1,1,1,1,1,0,k\xC0\xAF\n");
