@@ -116,6 +116,7 @@ nlohmann::json performance_json(const RunRecord& record) {
 nlohmann::json to_eval_json(const RunRecord& record) {
     return {{"schema_version", eval_schema_version},
             {"operator", record.operator_name},
+            {"contract", record.contract},
             {"backend", to_string(record.backend)},
             {"device", record.device},
             {"correctness", correctness_json(record)},

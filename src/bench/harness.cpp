@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <ostream>
 #include <set>
@@ -15,7 +16,6 @@
 #include "compare.hpp"
 #include "eval_writer.hpp"
 #include "forge/bench/run.hpp"
-#include "forge/io/file.hpp"
 #include "record.hpp"
 #include "runtime.hpp"
 #include "sampler.hpp"
@@ -403,6 +403,7 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
 
     RunRecord record;
     record.operator_name = options.operator_name;
+    if (!contract.path.empty()) record.contract = std::filesystem::absolute(contract.path).string();
     record.backend = bench.backend();
     record.device = runtime->device_facts();
     record.has_prep = static_cast<bool>(bench.prep_step());

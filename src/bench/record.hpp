@@ -1,8 +1,6 @@
 // What a run measured and found, before it becomes eval.json.
 #pragma once
 
-#include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +43,7 @@ struct OutputCheck {
 
 struct RunRecord {
     std::string operator_name;
+    std::string contract;  // the window.toml the run was held to, absolute: `forge report` reads it
     Backend backend = Backend::host;
     nlohmann::json device;
     std::vector<OutputCheck> outputs;  // the outputs both sides produce
