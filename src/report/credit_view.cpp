@@ -109,6 +109,9 @@ std::string ratio_line(const WorkloadReading& reading, const WorkloadCredit& wor
 
 std::string run_line(const RunCredit& run) {
     std::string line = "raw ratio " + fixed(run.raw_ratio, 3) + ", credited ratio ";
+    const bool priced = std::any_of(run.workloads.begin(), run.workloads.end(),
+                                    [](const WorkloadCredit& workload) { return workload.credit.has_value(); });
+    if (!priced) return line + "- (nothing priced)";
     line += run.credited_ratio ? fixed(run.credited_ratio, 3) + " (geometric mean over " +
                                      std::to_string(run.workloads.size()) + " workloads)"
                                : "- (not every workload's credit is usable)";
