@@ -5,10 +5,12 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -155,6 +157,12 @@ private:
         runtime_.flush_cache();
         const double ms = runtime_.time_call([&] { bench_.prep_step()(io); });
         runtime_.synchronize();
+        for (const Tensor& produced : detail::Access::produced(io)) {
+            if (const std::optional<std::string_view> where = runtime_.damaged_guard(produced)) {
+                fail("the prep step wrote " + std::string(*where) + " its output '" + produced.name() +
+                     "' (the guard bytes around it changed)");
+            }
+        }
         PrepRecord prep;
         prep.ms = ms;
         for (Tensor& produced : detail::Access::produced(io)) {
@@ -216,6 +224,20 @@ private:
 
     void call(SideState& state) { bench_.call(state.side)(state.io); }
 
+    // A call that wrote outside its own tensors (HOST: the poisoned guards around
+    // each one changed). Fatal: the bytes it hit may be anyone's.
+    void check_guards(const SideState& state) const {
+        for (const auto& [kind, tensors] : {std::pair{"output", &state.outputs}, std::pair{"input", &state.inputs}}) {
+            for (const Tensor& tensor : *tensors) {
+                const std::optional<std::string_view> where = runtime_.damaged_guard(tensor);
+                if (!where) continue;
+                fail("the " + side_name(state.side) + "'s call wrote " + std::string(*where) + " " + kind + " '" +
+                     tensor.name() + "' (the guard bytes around it changed): a call must write only inside its "
+                     "declared outputs");
+            }
+        }
+    }
+
     // The cache flush evicted the harness's own bookkeeping too (the Io's names and
     // tensor handles, the call object); reading it back keeps those misses out of the
     // window. The call's own code and data stay cold.
@@ -252,6 +274,7 @@ private:
             for (Tensor& output : state.outputs) runtime_.fill_bytes(output, poison_byte);
             call(state);
             runtime_.synchronize();
+            check_guards(state);
             Tensors& expected = state.expected[static_cast<std::size_t>(v)];
             for (const Tensor& output : state.outputs) expected.add(to_host(output, state.host_outputs).clone());
             check_mutation(state, v);
@@ -288,8 +311,24 @@ private:
     }
 
     // A timed call's outputs against the side's own untimed call on the same inputs.
+    // Outputs first, right after the call returns: work the call left running on
+    // a thread of its own has had the least time to finish.
+    //
+    // A call that returns before its work is done: the HOST window ends when the
+    // call returns, and the harness cannot wait for (or time) threads it does not
+    // own. What it does catch is the result: outputs that such a thread has not yet
+    // written when the call returns differ from the side's untimed outputs and fail
+    // the run. A thread that finishes between the return and this check (a few
+    // microseconds) escapes, and so does work the next call waits for while the
+    // outputs it is checked on are already complete. On CUDA the window is the
+    // bench's stream; work on other streams is not synchronised before the check.
     void check_timed_outputs(SideState& state, int v, std::size_t sample) {
+        check_outputs_match(state, v, sample);
+        check_guards(state);
         check_mutation(state, v);
+    }
+
+    void check_outputs_match(SideState& state, int v, std::size_t sample) {
         if (state.cached_outputs_reported) return;
         const Tensors& expected = state.expected[static_cast<std::size_t>(v)];
         for (const Tensor& output : state.outputs) {
@@ -319,6 +358,7 @@ private:
                 load(state, 0);
                 call(state);
                 runtime_.synchronize();
+                check_guards(state);
             },
             [&] {
                 const int v = static_cast<int>(sample % input_variants);

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "cache_flush.hpp"
+#include "guarded_memory.hpp"
 #include "regions.hpp"
 #include "runtime.hpp"
 #include "timer.hpp"
@@ -44,7 +45,11 @@ public:
 
     [[nodiscard]] Stream stream() const override { return nullptr; }
 
-    [[nodiscard]] Tensor allocate(const TensorSpec& spec) override { return Tensor(spec.name, spec.shape, spec.dtype); }
+    [[nodiscard]] Tensor allocate(const TensorSpec& spec) override { return allocate_guarded(spec); }
+
+    [[nodiscard]] std::optional<std::string_view> damaged_guard(const Tensor& tensor) const override {
+        return bench::damaged_guard(tensor);
+    }
 
     void copy(const Tensor& from, Tensor& to) override { std::memcpy(to.raw(), from.raw(), std::min(from.bytes(), to.bytes())); }
 

@@ -4,8 +4,10 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -30,6 +32,10 @@ public:
 
     // A zero-filled tensor in the backend's memory.
     [[nodiscard]] virtual Tensor allocate(const TensorSpec& spec) = 0;
+    // Whether a call wrote outside `tensor` (one this runtime allocated): "past the
+    // end of" / "before the start of", or nullopt. HOST tensors sit between poisoned
+    // guards; a backend without guards (CUDA: device memory) reports nothing.
+    [[nodiscard]] virtual std::optional<std::string_view> damaged_guard(const Tensor&) const { return std::nullopt; }
     // Same-sized tensors, any places (host or device on either end).
     virtual void copy(const Tensor& from, Tensor& to) = 0;
     // Every byte set to `value` (the harness poisons outputs before a correctness call).

@@ -1,0 +1,211 @@
+#define BOOST_TEST_MODULE bench_adversary
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "forge/bench/bench.hpp"
+#include "forge/bench/region.hpp"
+#include "forge/bench/run.hpp"
+#include "forge/contract/contract.hpp"
+#include "forge/exit_code.hpp"
+
+// One student per trick a student could use to win without doing the work; each
+// test holds the harness to catching it and saying what happened.
+namespace fb = forge::bench;
+using nlohmann::json;
+
+namespace {
+
+// c = a + b on n floats.
+void add(fb::Io& io) {
+    const auto a = io.in("a").span<const float>();
+    const auto b = io.in("b").span<const float>();
+    auto c = io.out("c").span<float>();
+    for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
+}
+
+fb::Bench add_bench(fb::Call student, bool with_prep = false) {
+    fb::Bench b{fb::Backend::host};
+    for (int i = 0; i < 3; ++i) b.workload("w" + std::to_string(i), {{"n", 256}}, 20 + i);
+    b.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
+        rng.normal(in.add("a", {w["n"]}, fb::DType::fp32));
+        rng.normal(in.add("b", {w["n"]}, fb::DType::fp32));
+    });
+    b.outputs([](const fb::Workload& w) { return std::vector<fb::TensorSpec>{{"c", {w["n"]}, fb::DType::fp32}}; });
+    b.reference(add);
+    b.student(std::move(student));
+    if (with_prep) {
+        // s = a, produced outside every window and handed to both sides.
+        b.prep([](fb::PrepIo& io) {
+            const fb::Tensor& a = io.in("a");
+            fb::Tensor& s = io.out("s", a.shape(), a.dtype());
+            std::memcpy(s.raw(), a.raw(), a.bytes());
+        });
+    }
+    return b;
+}
+
+forge::WindowContract contract(bool with_prep = false) {
+    forge::WindowContract c;
+    c.reference_inputs = {"a", "b"};
+    c.student_inputs = {"a", "b"};
+    c.reference_outputs = {"c"};
+    c.student_outputs = {"c"};
+    if (with_prep) {
+        c.reference_inputs.push_back("s");
+        c.student_inputs.push_back("s");
+        forge::Asymmetry s;
+        s.kind = forge::Kind::ref_input;
+        s.name = "s";
+        s.cls = "symmetrize";
+        s.produced_by = "prep";
+        s.shape = std::vector<std::int64_t>{256};
+        s.dtype = "fp32";
+        s.index = 1;
+        c.asymmetries.push_back(s);
+    }
+    return c;
+}
+
+fb::RunResult run(const fb::Bench& bench, const forge::WindowContract& c) {
+    fb::RunOptions options;
+    options.operator_name = "add";
+    options.quick = true;
+    return fb::run(bench, c, options);
+}
+
+bool any_has(const std::vector<std::string>& messages, std::initializer_list<std::string> texts) {
+    for (const std::string& message : messages) {
+        bool all = true;
+        for (const std::string& text : texts) all = all && message.find(text) != std::string::npos;
+        if (all) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(outputs_kept_from_an_earlier_call_are_caught) {
+    // Works only when its output looks unwritten; otherwise returns what the last
+    // call left there (the correctness calls, which start from poison, pass).
+    const fb::RunResult result = run(add_bench([](fb::Io& io) {
+                                         if (std::isnan(io.out("c").span<float>()[0])) add(io);
+                                     }),
+                                     contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"workload 'w0'", "student's", "'c'", "outputs cached between calls"}));
+}
+
+BOOST_AUTO_TEST_CASE(a_call_that_changes_a_prep_tensor_is_caught) {
+    const fb::RunResult result = run(add_bench(
+                                         [](fb::Io& io) {
+                                             add(io);
+                                             // Scribbles on the prep tensor it was handed read-only.
+                                             auto* s = const_cast<float*>(io.in("s").data<float>());
+                                             s[0] += 1.0F;
+                                         },
+                                         true),
+                                     contract(true));
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"student's call changed the prep tensor 's'"}));
+    BOOST_TEST(result.eval["performance"]["prep"]["mutated"] == json::array({"s"}));
+}
+
+BOOST_AUTO_TEST_CASE(reading_an_undeclared_tensor_fails_the_run) {
+    // Asks for a tensor window.toml does not give the student.
+    const fb::RunResult result = run(add_bench([](fb::Io& io) {
+                                         (void)io.in("precomputed_c");
+                                         add(io);
+                                     }),
+                                     contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"'precomputed_c'", "student"}));
+}
+
+BOOST_AUTO_TEST_CASE(a_write_past_the_end_of_an_output_fails_the_run) {
+    // One element too many: inside the allocator's rounding, so nothing else would notice.
+    const fb::RunResult result = run(add_bench([](fb::Io& io) {
+                                         add(io);
+                                         fb::Tensor& c = io.out("c");
+                                         c.data<float>()[c.numel()] = 0.0F;
+                                     }),
+                                     contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"workload 'w0'", "student's call wrote past the end of output 'c'"}));
+}
+
+BOOST_AUTO_TEST_CASE(a_write_before_the_start_of_an_input_copy_fails_the_run) {
+    const fb::RunResult result = run(add_bench([](fb::Io& io) {
+                                         add(io);
+                                         const_cast<float*>(io.in("b").data<float>())[-1] = 1.0F;
+                                     }),
+                                     contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"student's call wrote before the start of input 'b'"}));
+}
+
+namespace {
+
+// A student that returns at once and leaves its work to a thread of its own: the
+// thread writes the outputs only once the student's next call starts (long after
+// the harness looked), or never, when abandoned. Waiting for a signal rather than
+// a delay keeps it deterministic and never writes to a freed tensor.
+class DeferringStudent {
+public:
+    void operator()(fb::Io& io) {
+        finish_pending(io.workload().name);
+        const auto a = io.in("a").span<const float>();
+        const auto b = io.in("b").span<const float>();
+        std::vector<float> sum(a.size());
+        for (std::size_t i = 0; i < a.size(); ++i) sum[i] = a[i] + b[i];
+        pending_workload_ = io.workload().name;
+        float* out = io.out("c").data<float>();
+        pending_ = std::thread([this, out, result = std::move(sum)] {
+            std::unique_lock lock(mutex_);
+            signalled_.wait(lock, [this] { return go_ || abandon_; });
+            if (go_) std::copy(result.begin(), result.end(), out);
+        });
+    }
+
+    // The last call's work is abandoned: its tensors are gone.
+    void abandon() { finish_pending({}); }
+
+private:
+    // The previous call's work completes now if it was for the same tensors.
+    void finish_pending(const std::string& workload) {
+        if (!pending_.joinable()) return;
+        {
+            const std::lock_guard lock(mutex_);
+            (workload == pending_workload_ ? go_ : abandon_) = true;
+        }
+        signalled_.notify_one();
+        pending_.join();
+        go_ = abandon_ = false;
+    }
+
+    std::thread pending_;
+    std::string pending_workload_;
+    std::mutex mutex_;
+    std::condition_variable signalled_;
+    bool go_ = false;
+    bool abandon_ = false;
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(outputs_left_to_a_thread_that_finishes_after_return_are_caught) {
+    DeferringStudent student;
+    const fb::RunResult result = run(add_bench([&student](fb::Io& io) { student(io); }), contract());
+    student.abandon();
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    // Each timed call is checked against the student's own untimed call when it returns.
+    BOOST_TEST(any_has(result.problems, {"workload 'w0'", "student's timed call", "'c'"}));
+}
