@@ -73,6 +73,12 @@ nlohmann::json ratio_or_null(double reference_ms, double student_ms) {
     return reference_ms / student_ms;
 }
 
+// Observed on HOST only (the regions of each timed sample); null on CUDA.
+nlohmann::json kernel_set_changed_json(const RunRecord& record, const WorkloadRecord& w) {
+    if (record.backend != Backend::host) return nullptr;
+    return {{"reference", w.reference.kernel_set_changed}, {"student", w.student.kernel_set_changed}};
+}
+
 nlohmann::json performance_json(const RunRecord& record) {
     if (!record.complete) return nullptr;
     std::vector<double> reference_ms;
@@ -99,6 +105,7 @@ nlohmann::json performance_json(const RunRecord& record) {
                {"student_ms", w.student.pipelined_ms},
                {"calls", {{"reference", w.reference.pipelined_calls}, {"student", w.student.pipelined_calls}}}}},
              {"samples", {{"reference", samples_json(w.reference)}, {"student", samples_json(w.student)}}},
+             {"kernel_set_changed", kernel_set_changed_json(record, w)},
              {"kernels", {{"reference", to_json(ref_table)["kernels"]}, {"student", to_json(stu_table)["kernels"]}}},
              {"profiler", {{"reference", to_json(ref_table)["profiler"]}, {"student", to_json(stu_table)["profiler"]}}}});
     }
@@ -120,6 +127,7 @@ nlohmann::json to_eval_json(const RunRecord& record) {
             {"backend", to_string(record.backend)},
             {"device", record.device},
             {"correctness", correctness_json(record)},
+            {"notices", record.notices},
             {"performance", performance_json(record)}};
 }
 

@@ -19,6 +19,7 @@
 #include "eval_writer.hpp"
 #include "forge/bench/run.hpp"
 #include "record.hpp"
+#include "regions.hpp"
 #include "runtime.hpp"
 #include "sampler.hpp"
 #include "statistics.hpp"
@@ -80,6 +81,7 @@ struct SideState {
     Tensors host_inputs;                      // download scratch (CUDA)
     Tensors host_outputs;
     bool cached_outputs_reported = false;
+    std::vector<RegionNames> sample_regions;  // the distinct region sets of its timed samples (HOST)
 };
 
 class WorkloadRun {
@@ -111,6 +113,8 @@ private:
     [[noreturn]] void fail(const std::string& message) const {
         throw BenchError("workload '" + workload_.name + "': " + message);
     }
+
+    void notice(const std::string& message) { record_.notices.push_back("workload '" + workload_.name + "': " + message); }
 
     void problem(const std::string& message) { record_.problems.push_back("workload '" + workload_.name + "': " + message); }
 
@@ -348,6 +352,43 @@ private:
         }
     }
 
+    static void note_regions(SideState& state, RegionNames names) {
+        if (std::find(state.sample_regions.begin(), state.sample_regions.end(), names) != state.sample_regions.end()) {
+            return;
+        }
+        state.sample_regions.push_back(std::move(names));
+    }
+
+    static std::string region_list(const std::set<std::string>& names) {
+        std::string text;
+        for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+        return "{" + text + "}";
+    }
+
+    // The regions (HOST's kernels) of every timed sample against the profiled
+    // call's. A changed set is flagged in eval.json, not failed: a data-dependent
+    // path (another algorithm for some inputs) can be legitimate; but the per-kernel
+    // table, and the credit priced from it, then describe only the profiled call.
+    bool kernel_set_changed(const SideState& state, const KernelTable& profiled) {
+        std::set<std::string> profiled_names;
+        for (const KernelRow& row : profiled.kernels) {
+            if (row.name != unmarked_row) profiled_names.insert(row.name);
+        }
+        for (const RegionNames& sample : state.sample_regions) {
+            // A log that overflowed holds only part of the sample's set.
+            const bool same = sample.complete ? sample.names == profiled_names
+                                              : std::includes(profiled_names.begin(), profiled_names.end(),
+                                                              sample.names.begin(), sample.names.end());
+            if (same) continue;
+            notice("the " + side_name(state.side) + "'s timed calls entered the regions " +
+                   region_list(sample.names) + " but its profiled call entered " + region_list(profiled_names) +
+                   ": the kernel set changed between samples, so the per-kernel table describes only the "
+                   "profiled call (flagged, not failed: a data-dependent path can be legitimate)");
+            return true;
+        }
+        return false;
+    }
+
     SideRecord measure(SideState& state) {
         const SamplingPolicy policy = options_.quick ? SamplingPolicy::quick() : SamplingPolicy::standard();
         const std::function<void()> timed = [&] { call(state); };
@@ -363,10 +404,13 @@ private:
             [&] {
                 const int v = static_cast<int>(sample % input_variants);
                 load(state, v);
+                std::optional<RegionNameLog> regions;
+                if (bench_.backend() == Backend::host) regions.emplace();
                 runtime_.flush_cache();
                 touch_bookkeeping(state);
                 const double ms = runtime_.time_call(timed);
                 check_timed_outputs(state, v, sample++);
+                if (regions) note_regions(state, regions->names());
                 return ms;
             });
 
@@ -393,6 +437,7 @@ private:
         runtime_.flush_cache();
         result.kernels = runtime_.profile_call(timed, "forge/" + side_name(state.side) + "/" + workload_.name);
         check_timed_outputs(state, 0, sample++);
+        if (bench_.backend() == Backend::host) result.kernel_set_changed = kernel_set_changed(state, result.kernels);
 
         if (options_.log != nullptr) {
             *options_.log << "[forge bench] " << workload_.name << " " << side_name(state.side) << ": median "
@@ -460,9 +505,11 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
 
     result.eval = to_eval_json(record);
     result.problems = record.problems;
+    result.notices = record.notices;
     result.exit_code = record.passed() ? exit_code::ok : exit_code::problems;
     if (options.log != nullptr) {
         for (const std::string& problem : result.problems) *options.log << "[forge bench] problem: " << problem << "\n";
+        for (const std::string& notice : result.notices) *options.log << "[forge bench] notice: " << notice << "\n";
     }
     if (!options.eval_path.empty()) write_eval(options.eval_path, result.eval);
     return result;

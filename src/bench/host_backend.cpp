@@ -16,9 +16,6 @@ namespace forge::bench {
 
 namespace {
 
-// The row that keeps a HOST table honest: the profiled call's time outside every region.
-constexpr const char* unmarked_row = "(unmarked)";
-
 std::string cpu_model() {
     std::ifstream in("/proc/cpuinfo");
     for (std::string line; std::getline(in, line);) {

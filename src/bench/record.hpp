@@ -20,6 +20,8 @@ struct SideRecord {
     double pipelined_ms = 0.0;         // back-to-back calls / N
     int pipelined_calls = 0;           // N
     KernelTable kernels;               // from the one profiled call
+    // HOST: a timed sample entered other regions than the profiled call (see harness.cpp).
+    bool kernel_set_changed = false;
 };
 
 struct PrepRecord {
@@ -48,6 +50,7 @@ struct RunRecord {
     nlohmann::json device;
     std::vector<OutputCheck> outputs;  // the outputs both sides produce
     std::vector<std::string> problems; // correctness failures and caught violations, for people
+    std::vector<std::string> notices;  // what a reader should know but does not fail the run
     bool has_prep = false;
     bool complete = false;             // every workload was measured
     std::vector<WorkloadRecord> workloads;

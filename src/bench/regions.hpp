@@ -1,11 +1,16 @@
 // Recording the named regions (forge/bench/region.hpp) of one profiled HOST call.
 #pragma once
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "forge/table/kernel_table.hpp"
 
 namespace forge::bench {
+
+// The row that keeps a HOST table honest: the profiled call's time outside every region.
+inline constexpr const char* unmarked_row = "(unmarked)";
 
 // While one exists, regions entered on any thread record their exclusive time.
 // One at a time: the harness profiles one call at a time.
@@ -18,6 +23,28 @@ public:
 
     // One row per region exit (name, 1 launch, exclusive ns), in exit order.
     [[nodiscard]] std::vector<KernelRow> rows() const;
+};
+
+// The distinct region names a call entered; `complete` is false when it entered
+// more than the log holds (the set is then a part of them).
+struct RegionNames {
+    std::set<std::string> names;
+    bool complete = true;
+
+    friend bool operator==(const RegionNames&, const RegionNames&) = default;
+};
+
+// While one exists, regions entered on any thread note their names but not their
+// time: a few relaxed atomic loads per region, cheap enough inside a timed call.
+// Shares RegionRecording's slot: one of either at a time.
+class RegionNameLog {
+public:
+    RegionNameLog();
+    ~RegionNameLog();
+    RegionNameLog(const RegionNameLog&) = delete;
+    RegionNameLog& operator=(const RegionNameLog&) = delete;
+
+    [[nodiscard]] RegionNames names() const;
 };
 
 }  // namespace forge::bench

@@ -209,3 +209,39 @@ BOOST_AUTO_TEST_CASE(outputs_left_to_a_thread_that_finishes_after_return_are_cau
     // Each timed call is checked against the student's own untimed call when it returns.
     BOOST_TEST(any_has(result.problems, {"workload 'w0'", "student's timed call", "'c'"}));
 }
+
+BOOST_AUTO_TEST_CASE(a_kernel_set_that_changes_between_samples_is_flagged_not_failed) {
+    // Every other call takes a path the profiled call may not: its table would
+    // then hide part of what the timed calls ran.
+    int calls = 0;
+    const fb::RunResult result = run(add_bench([&calls](fb::Io& io) {
+                                         const fb::region whole{"add"};
+                                         if (++calls % 2 == 0) {
+                                             const fb::region other{"other_path"};
+                                         }
+                                         add(io);
+                                     }),
+                                     contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::ok);
+    BOOST_TEST_REQUIRE(result.eval["performance"]["workloads"].size() == 3u);
+    for (const json& w : result.eval["performance"]["workloads"]) {
+        BOOST_TEST(w["kernel_set_changed"]["student"] == true, w["name"]);
+        BOOST_TEST(w["kernel_set_changed"]["reference"] == false, w["name"]);
+    }
+    BOOST_TEST(any_has(result.notices, {"workload 'w0'", "student's timed calls entered the regions",
+                                        "other_path", "kernel set changed"}));
+    BOOST_TEST(result.eval["notices"].size() == result.notices.size());
+}
+
+BOOST_AUTO_TEST_CASE(a_kernel_set_that_stays_the_same_is_not_flagged) {
+    const fb::RunResult result = run(add_bench([](fb::Io& io) {
+                                         const fb::region whole{"add"};
+                                         add(io);
+                                     }),
+                                     contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::ok);
+    for (const json& w : result.eval["performance"]["workloads"]) {
+        BOOST_TEST(w["kernel_set_changed"]["student"] == false, w["name"]);
+    }
+    BOOST_TEST(result.notices.empty());
+}

@@ -6,7 +6,8 @@
 //         { forge::bench::region r{"grad_input"}; ... }
 //     }
 //
-// Outside the one profiled call per side a region costs one relaxed atomic load.
+// Outside the one profiled call per side a region costs one relaxed atomic load, and
+// a few more inside a timed call (the harness notes which regions each one enters).
 // Time is exclusive (a nested region's time is not counted again in its parent);
 // time in the profiled call outside every region becomes the "(unmarked)" row, so
 // the table always adds up to the call. Regions are meant for the calling thread.

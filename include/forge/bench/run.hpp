@@ -29,6 +29,7 @@ struct RunResult {
     int exit_code = exit_code::ok;
     nlohmann::json eval;                 // the eval.json document (SPEC section 5)
     std::vector<std::string> problems;   // why exit_code is not 0, for people
+    std::vector<std::string> notices;    // flagged for people, not failures (eval.json "notices")
 };
 
 // Runs `bench` under `contract` (which the caller has checked: a refused contract
