@@ -1,4 +1,4 @@
-// The bench executable's command line (notes/CARD.md): what FORGE_BENCH_MAIN runs.
+// The bench executable's command line (cmake/README.md, "Tests"): what FORGE_BENCH_MAIN runs.
 #include <cstdlib>
 #include <exception>
 #include <iostream>

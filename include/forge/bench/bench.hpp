@@ -185,7 +185,7 @@ private:
     std::map<std::string, Tolerance, std::less<>> output_tolerances_;
 };
 
-// The bench executable's main (command line in notes/CARD.md): returns the exit code.
+// The bench executable's main (its command line: cmake/README.md, "Tests"): returns the exit code.
 int bench_main(int argc, char** argv, Bench (*make_bench)());
 
 }  // namespace forge::bench
