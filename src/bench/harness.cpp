@@ -114,7 +114,9 @@ private:
         throw BenchError("workload '" + workload_.name + "': " + message);
     }
 
-    void notice(const std::string& message) { record_.notices.push_back("workload '" + workload_.name + "': " + message); }
+    void notice(const std::string& message) {
+        record_.notices.push_back("workload '" + workload_.name + "': " + message);
+    }
 
     void problem(const std::string& message) { record_.problems.push_back("workload '" + workload_.name + "': " + message); }
 
