@@ -1,6 +1,7 @@
 // The bench executable's command line (cmake/README.md, "Tests"): what FORGE_BENCH_MAIN runs.
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -80,6 +81,11 @@ int bench_main(int argc, char** argv, Bench (*make_bench)()) {
     }
 
     try {
+        // A previous run's eval.json must not outlive this run: if this one skips or
+        // fails before writing, the checks find no eval (and skip) instead of
+        // judging stale ratios.
+        std::error_code ignored;
+        std::filesystem::remove(args->eval, ignored);
         const ContractCheck check = check_contract(args->contract);
         if (check.refused() || !check.contract) {
             print_findings(check);

@@ -82,6 +82,18 @@ BOOST_AUTO_TEST_CASE(a_refused_contract_is_a_usage_error_and_nothing_runs) {
     BOOST_TEST(!fs::exists(eval));
 }
 
+// A run that stops before writing leaves no eval behind: the checks then skip
+// instead of judging an earlier run's ratios.
+BOOST_AUTO_TEST_CASE(a_run_that_does_not_write_removes_the_previous_eval) {
+    TempDir dir;
+    const fs::path eval = dir.path / "eval.json";
+    std::ofstream(eval) << "{\"schema_version\": 1}";
+    const int code = bench_main({"--contract", (data_dir / "add_undeclared.toml").string(), "--eval", eval.string(),
+                                 "--operator", "add"});
+    BOOST_TEST(code == forge::exit_code::usage);
+    BOOST_TEST(!fs::exists(eval));
+}
+
 BOOST_AUTO_TEST_CASE(an_absent_contract_is_refused_too) {
     TempDir dir;
     const int code = bench_main({"--contract", (dir.path / "window.toml").string(), "--eval",
