@@ -3,34 +3,18 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cctype>
 #include <cmath>
 #include <string>
 #include <utility>
+
+#include "forge/prep/dtype.hpp"
 
 namespace forge::bench {
 
 namespace {
 
-struct Name {
-    std::string_view text;
-    DType dtype;
-};
-
-// The reference's normalize_dtype aliases (window_contract.py), restricted to the
-// dtypes a host tensor can hold.
-constexpr std::array aliases{
-    Name{"fp64", DType::fp64},   Name{"float64", DType::fp64}, Name{"double", DType::fp64},
-    Name{"fp32", DType::fp32},   Name{"float32", DType::fp32}, Name{"float", DType::fp32},
-    Name{"fp16", DType::fp16},   Name{"float16", DType::fp16}, Name{"half", DType::fp16},
-    Name{"bf16", DType::bf16},   Name{"bfloat16", DType::bf16},
-    Name{"i64", DType::i64},     Name{"int64", DType::i64},    Name{"long", DType::i64},
-    Name{"i32", DType::i32},     Name{"int32", DType::i32},    Name{"int", DType::i32},
-    Name{"i16", DType::i16},     Name{"int16", DType::i16},
-    Name{"i8", DType::i8},       Name{"int8", DType::i8},
-    Name{"u8", DType::u8},       Name{"uint8", DType::u8},
-    Name{"bool", DType::boolean},
-};
+constexpr std::array all_dtypes{DType::fp64, DType::fp32, DType::fp16, DType::bf16, DType::i64,
+                                DType::i32,  DType::i16,  DType::i8,   DType::u8,   DType::boolean};
 
 }  // namespace
 
@@ -51,18 +35,12 @@ std::string_view to_string(DType dtype) noexcept {
 }
 
 std::optional<DType> dtype_from_string(std::string_view text) noexcept {
-    std::string lowered;
-    for (char c : text) {
-        if (!std::isspace(static_cast<unsigned char>(c))) {
-            lowered += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        }
-    }
-    std::string_view name = lowered;
-    if (name.starts_with("torch.")) name.remove_prefix(6);
-    const auto found = std::find_if(aliases.begin(), aliases.end(),
-                                    [&](const Name& alias) { return alias.text == name; });
-    if (found == aliases.end()) return std::nullopt;
-    return found->dtype;
+    // The contract's spellings (torch.bfloat16, bfloat16, bf16, ...), as the prep check reads them.
+    const std::string canonical = normalize_dtype(nlohmann::json(std::string{text}));
+    const auto found = std::find_if(all_dtypes.begin(), all_dtypes.end(),
+                                    [&](DType dtype) { return to_string(dtype) == canonical; });
+    if (found == all_dtypes.end()) return std::nullopt;
+    return *found;
 }
 
 std::size_t size_of(DType dtype) noexcept {
