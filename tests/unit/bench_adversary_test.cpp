@@ -16,6 +16,7 @@
 #include "forge/bench/run.hpp"
 #include "forge/contract/contract.hpp"
 #include "forge/exit_code.hpp"
+#include "bench_add_operator.hpp"
 
 // One student per trick a student could use to win without doing the work; each
 // test holds the harness to catching it and saying what happened.
@@ -23,14 +24,6 @@ namespace fb = forge::bench;
 using nlohmann::json;
 
 namespace {
-
-// c = a + b on n floats.
-void add(fb::Io& io) {
-    const auto a = io.in("a").span<const float>();
-    const auto b = io.in("b").span<const float>();
-    auto c = io.out("c").span<float>();
-    for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
-}
 
 fb::Bench add_bench(fb::Call student, bool with_prep = false) {
     fb::Bench b{fb::Backend::host};

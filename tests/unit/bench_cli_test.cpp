@@ -14,6 +14,7 @@
 
 #include "forge/bench/bench.hpp"
 #include "forge/exit_code.hpp"
+#include "bench_add_operator.hpp"
 #include "gpu_choice.hpp"
 
 namespace fb = forge::bench;
@@ -22,13 +23,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path data_dir = fs::path(FORGE_TEST_DATA_DIR) / "bench";
-
-void add(fb::Io& io) {
-    const auto a = io.in("a").span<const float>();
-    const auto b = io.in("b").span<const float>();
-    auto c = io.out("c").span<float>();
-    for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
-}
 
 fb::Bench make_add(fb::Backend backend) {
     fb::Bench b{backend};

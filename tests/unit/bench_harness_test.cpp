@@ -14,19 +14,12 @@
 #include "forge/bench/run.hpp"
 #include "forge/contract/contract.hpp"
 #include "forge/exit_code.hpp"
+#include "bench_add_operator.hpp"
 
 namespace fb = forge::bench;
 using nlohmann::json;
 
 namespace {
-
-// c = a + b on n floats, the smallest operator with inputs and an output.
-void add(fb::Io& io) {
-    const auto a = io.in("a").span<const float>();
-    const auto b = io.in("b").span<const float>();
-    auto c = io.out("c").span<float>();
-    for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
-}
 
 fb::Bench add_bench(std::size_t workloads = 3) {
     fb::Bench b{fb::Backend::host};
