@@ -1,7 +1,8 @@
-// The CUDA backend: device memory, CUDA events on the bench's stream, the L2
-// flushed by a memset of twice its size, per-kernel tables from CUPTI, and one
-// profiled call per side bracketed by cudaProfilerStart/Stop and an NVTX range, so
-// `ncu --profile-from-start off` captures exactly the profiled windows.
+// The CUDA backend: guarded device memory, CUDA events from the bench's stream to
+// a device-wide window end, the L2 flushed by a memset of twice its size, kernel
+// names of timed calls from CUPTI's launch callbacks, per-kernel tables from CUPTI
+// activity, and one profiled call per side bracketed by cudaProfilerStart/Stop and
+// an NVTX range, so `ncu --profile-from-start off` captures exactly those windows.
 #include <cuda_profiler_api.h>
 #include <cuda_runtime_api.h>
 #include <nvtx3/nvToolsExt.h>
@@ -10,8 +11,11 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <vector>
 
-#include "cupti_tables.hpp"
+#include "cupti_activity.hpp"
+#include "cupti_launch_log.hpp"
+#include "guarded_memory.hpp"
 #include "runtime.hpp"
 
 namespace forge::bench {
@@ -21,20 +25,28 @@ namespace {
 // The flush buffer is at least this big, whatever the device reports as its L2.
 constexpr std::size_t min_flush_bytes = std::size_t{8} << 20;
 
+// The profiled call's window end, as CUPTI sees it: a memset of this size and value
+// on the legacy default stream (an unusual pair, so no call's own memset is taken for it).
+constexpr std::size_t window_end_bytes = 44;
+constexpr unsigned char window_end_value = 0xF7;
+// Device work that ends this little after the window's end is the clocks' granularity, not late.
+constexpr double late_slack_ns = 1000.0;
+
 void check(cudaError_t error, const std::string& what) {
     if (error != cudaSuccess) {
         throw BenchError("CUDA error during " + what + ": " + cudaGetErrorName(error) + ": " + cudaGetErrorString(error));
     }
 }
 
-void release_device(std::byte* bytes) { cudaFree(bytes); }
+void release_guarded_device(std::byte* data) { cudaFree(data - guard_bytes); }
 
 class CudaRuntime final : public Runtime {
 public:
     explicit CudaRuntime(int device) : device_(device) {
         check(cudaSetDevice(device_), "cudaSetDevice");
         check(cudaGetDeviceProperties(&properties_, device_), "cudaGetDeviceProperties");
-        check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+        // A blocking stream: the legacy default stream, where windows end, waits for it.
+        check(cudaStreamCreate(&stream_), "cudaStreamCreate");
         check(cudaEventCreate(&start_), "cudaEventCreate");
         check(cudaEventCreate(&stop_), "cudaEventCreate");
         int l2_bytes = 0;
@@ -42,13 +54,15 @@ public:
         l2_bytes_ = static_cast<std::size_t>(l2_bytes);
         flush_bytes_ = std::max(2 * l2_bytes_, min_flush_bytes);
         check(cudaMalloc(&flush_, flush_bytes_), "cudaMalloc(flush buffer)");
+        check(cudaMalloc(&window_end_, window_end_bytes), "cudaMalloc(window end marker)");
     }
 
     CudaRuntime(const CudaRuntime&) = delete;
     CudaRuntime& operator=(const CudaRuntime&) = delete;
 
     ~CudaRuntime() override {
-        cudaStreamSynchronize(stream_);
+        cudaDeviceSynchronize();
+        cudaFree(window_end_);
         cudaFree(flush_);
         cudaEventDestroy(stop_);
         cudaEventDestroy(start_);
@@ -69,19 +83,42 @@ public:
                 {"flush_bytes", flush_bytes_},
                 {"driver_version", driver},
                 {"runtime_version", runtime},
-                {"clock", "cudaEvent"}};
+                {"clock", "cudaEvent"},
+                {"window_end", "event on the legacy default stream, then cudaDeviceSynchronize"}};
     }
 
     [[nodiscard]] Stream stream() const override { return stream_; }
 
     [[nodiscard]] Tensor allocate(const TensorSpec& spec) override {
-        const std::size_t bytes = byte_size(spec);
+        const GuardLayout layout(byte_size(spec));
         void* memory = nullptr;
-        // Never zero bytes, so every tensor has an address a kernel can be given.
-        check(cudaMalloc(&memory, std::max<std::size_t>(bytes, 256)), "cudaMalloc of '" + spec.name + "'");
-        Tensor tensor(spec, Place::device, static_cast<std::byte*>(memory), &release_device);
-        check(cudaMemset(memory, 0, std::max<std::size_t>(bytes, 256)), "cudaMemset of '" + spec.name + "'");
+        check(cudaMalloc(&memory, layout.total_bytes), "cudaMalloc of '" + spec.name + "'");
+        auto* base = static_cast<std::byte*>(memory);
+        Tensor tensor(spec, Place::device, base + guard_bytes, &release_guarded_device);
+        check(cudaMemset(tensor.raw(), 0, layout.data_bytes), "cudaMemset of '" + spec.name + "'");
+        std::vector<std::byte> guard(std::max(guard_bytes, layout.trailing_bytes()));
+        write_guard_pattern({guard.data(), guard_bytes}, 0);
+        check(cudaMemcpy(base, guard.data(), guard_bytes, cudaMemcpyHostToDevice), "guarding '" + spec.name + "'");
+        write_guard_pattern({guard.data(), layout.trailing_bytes()}, layout.trailing_offset);
+        check(cudaMemcpy(base + layout.trailing_offset, guard.data(), layout.trailing_bytes(), cudaMemcpyHostToDevice),
+              "guarding '" + spec.name + "'");
         return tensor;
+    }
+
+    // Reads both guards back: the device is synchronised, outside every window.
+    [[nodiscard]] std::optional<std::string_view> damaged_guard(const Tensor& tensor) const override {
+        const GuardLayout layout(tensor.bytes());
+        const std::byte* base = tensor.raw() - guard_bytes;
+        std::vector<std::byte> guard(std::max(guard_bytes, layout.trailing_bytes()));
+        check(cudaMemcpy(guard.data(), base, guard_bytes, cudaMemcpyDeviceToHost),
+              "reading the guards of '" + tensor.name() + "'");
+        if (!holds_guard_pattern({guard.data(), guard_bytes}, 0)) return "before the start of";
+        check(cudaMemcpy(guard.data(), base + layout.trailing_offset, layout.trailing_bytes(), cudaMemcpyDeviceToHost),
+              "reading the guards of '" + tensor.name() + "'");
+        if (!holds_guard_pattern({guard.data(), layout.trailing_bytes()}, layout.trailing_offset)) {
+            return "past the end of";
+        }
+        return std::nullopt;
     }
 
     void copy(const Tensor& from, Tensor& to) override {
@@ -97,7 +134,7 @@ public:
     }
 
     void synchronize() override {
-        check(cudaStreamSynchronize(stream_), "the bench's stream (a call's kernel failed)");
+        check(cudaDeviceSynchronize(), "the device's work (a call's kernel failed)");
         check(cudaGetLastError(), "a kernel launch");
     }
 
@@ -107,18 +144,27 @@ public:
 
     [[nodiscard]] double time_call(const std::function<void()>& call) override { return time_calls(call, 1); }
 
+    // The window starts on the bench's stream and ends device-wide: the stop event
+    // is on the legacy default stream, which waits for the bench's stream and every
+    // other blocking stream, so work a call moves to a stream of its own is timed.
+    // Work on a non-blocking stream is not, but the synchronisation below finishes
+    // it before any check, and the profiled call reports it (LateWork).
     [[nodiscard]] double time_calls(const std::function<void()>& call, int count) override {
         check(cudaEventRecord(start_, stream_), "cudaEventRecord");
         for (int i = 0; i < count; ++i) call();
-        check(cudaEventRecord(stop_, stream_), "cudaEventRecord");
-        check(cudaEventSynchronize(stop_), "a timed call (a kernel failed)");
+        check(cudaEventRecord(stop_, cudaStreamLegacy), "cudaEventRecord");
+        check(cudaDeviceSynchronize(), "a timed call (a kernel failed)");
         check(cudaGetLastError(), "a timed call's kernel launch");
         float ms = 0.0F;
         check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
         return ms;
     }
 
-    [[nodiscard]] KernelTable profile_call(const std::function<void()>& call, const std::string& label) override {
+    [[nodiscard]] std::unique_ptr<LaunchLog> log_launches() override { return launch_callbacks_.log(); }
+
+    [[nodiscard]] std::string why_no_launch_log() const override { return launch_callbacks_.unavailable_because(); }
+
+    [[nodiscard]] Profile profile_call(const std::function<void()>& call, const std::string& label) override {
         synchronize();  // the cache flush and the input copies stay out of the profile
         std::optional<CuptiActivityCollector> collector;
         std::string cupti_problem;
@@ -130,21 +176,51 @@ public:
         nvtxRangePushA(label.c_str());
         check(cudaProfilerStart(), "cudaProfilerStart");
         call();
-        const cudaError_t finished = cudaStreamSynchronize(stream_);
+        // Where the timed windows' stop event would be, on CUPTI's clock.
+        const cudaError_t marked = collector ? cudaMemsetAsync(window_end_, window_end_value, window_end_bytes,
+                                                               cudaStreamLegacy)
+                                             : cudaSuccess;
+        const cudaError_t finished = cudaDeviceSynchronize();
         cudaProfilerStop();
         nvtxRangePop();
         check(finished, "the profiled call (a kernel failed)");
+        check(marked, "marking the profiled call's window end");
         check(cudaGetLastError(), "the profiled call's kernel launch");
         if (!collector) {
             std::cerr << "[forge bench] " << label << ": no per-kernel table: " << cupti_problem << "\n";
-            return KernelTable{};
+            return Profile{};
         }
-        KernelTable table = merge_by_name(collector->finish());
-        table.profiler = ProfilerDigest{table.total_ns(), 1};
-        return table;
+        return profile_of(collector->finish());
     }
 
 private:
+    // The table of the call's device work (the window-end marker left out), its
+    // kernels, and the work that ended after the marker began.
+    static Profile profile_of(const std::vector<DeviceActivity>& records) {
+        const DeviceActivity* window_end = nullptr;
+        for (const DeviceActivity& record : records) {
+            const bool marker = record.kind == DeviceActivity::Kind::memset && record.bytes == window_end_bytes &&
+                                record.value == window_end_value;
+            if (marker && (window_end == nullptr || record.start_ns > window_end->start_ns)) window_end = &record;
+        }
+        Profile profile;
+        std::vector<KernelRow> rows;
+        for (const DeviceActivity& record : records) {
+            if (&record == window_end) continue;
+            rows.push_back(KernelRow{record.name, 1, record.duration_ns(), 0.0});
+            if (record.kind == DeviceActivity::Kind::kernel) profile.launched.insert(record.name);
+            if (window_end != nullptr && record.end_ns > window_end->start_ns) {
+                const auto after = static_cast<double>(record.end_ns - window_end->start_ns);
+                if (after > late_slack_ns) profile.late.push_back(LateWork{record.name, after});
+            }
+        }
+        std::sort(profile.late.begin(), profile.late.end(),
+                  [](const LateWork& a, const LateWork& b) { return a.ns_after_window_end > b.ns_after_window_end; });
+        profile.kernels = merge_by_name(std::move(rows));
+        profile.kernels.profiler = ProfilerDigest{profile.kernels.total_ns(), 1};
+        return profile;
+    }
+
     int device_;
     cudaDeviceProp properties_{};
     cudaStream_t stream_ = nullptr;
@@ -154,6 +230,8 @@ private:
     std::size_t flush_bytes_ = 0;
     void* flush_ = nullptr;
     unsigned char flush_value_ = 0;
+    void* window_end_ = nullptr;
+    CuptiLaunchCallbacks launch_callbacks_;
 };
 
 }  // namespace

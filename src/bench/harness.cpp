@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <set>
@@ -81,7 +82,7 @@ struct SideState {
     Tensors host_inputs;                      // download scratch (CUDA)
     Tensors host_outputs;
     bool cached_outputs_reported = false;
-    std::vector<RegionNames> sample_regions;  // the distinct region sets of its timed samples (HOST)
+    std::vector<KernelNames> sample_kernels;  // the distinct kernel sets of its timed samples
 };
 
 class WorkloadRun {
@@ -326,8 +327,9 @@ private:
     // written when the call returns differ from the side's untimed outputs and fail
     // the run. A thread that finishes between the return and this check (a few
     // microseconds) escapes, and so does work the next call waits for while the
-    // outputs it is checked on are already complete. On CUDA the window is the
-    // bench's stream; work on other streams is not synchronised before the check.
+    // outputs it is checked on are already complete. On CUDA the window ends
+    // device-wide, so outputs are complete here; work that outlived the window is
+    // caught in the profiled call (check_late_work).
     void check_timed_outputs(SideState& state, int v, std::size_t sample) {
         check_outputs_match(state, v, sample);
         check_guards(state);
@@ -354,41 +356,59 @@ private:
         }
     }
 
-    static void note_regions(SideState& state, RegionNames names) {
-        if (std::find(state.sample_regions.begin(), state.sample_regions.end(), names) != state.sample_regions.end()) {
+    static void note_kernels(SideState& state, KernelNames names) {
+        if (std::find(state.sample_kernels.begin(), state.sample_kernels.end(), names) != state.sample_kernels.end()) {
             return;
         }
-        state.sample_regions.push_back(std::move(names));
+        state.sample_kernels.push_back(std::move(names));
     }
 
-    static std::string region_list(const std::set<std::string>& names) {
+    static std::string kernel_list(const std::set<std::string>& names) {
         std::string text;
         for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
         return "{" + text + "}";
     }
 
-    // The regions (HOST's kernels) of every timed sample against the profiled
-    // call's. A changed set is flagged in eval.json, not failed: a data-dependent
-    // path (another algorithm for some inputs) can be legitimate; but the per-kernel
-    // table, and the credit priced from it, then describe only the profiled call.
-    bool kernel_set_changed(const SideState& state, const KernelTable& profiled) {
-        std::set<std::string> profiled_names;
-        for (const KernelRow& row : profiled.kernels) {
-            if (row.name != unmarked_row) profiled_names.insert(row.name);
-        }
-        for (const RegionNames& sample : state.sample_regions) {
-            // A log that overflowed holds only part of the sample's set.
-            const bool same = sample.complete ? sample.names == profiled_names
-                                              : std::includes(profiled_names.begin(), profiled_names.end(),
+    // The kernels of every timed sample against the profiled call's. A changed set
+    // is flagged in eval.json, not failed: a data-dependent path (another algorithm
+    // for some inputs) can be legitimate; but the per-kernel table, and the credit
+    // priced from it, then describe only the profiled call.
+    bool kernel_set_changed(const SideState& state, const std::set<std::string>& profiled) {
+        for (const KernelNames& sample : state.sample_kernels) {
+            // A log that saw only part of a sample's kernels holds a subset of them.
+            const bool same = sample.complete ? sample.names == profiled
+                                              : std::includes(profiled.begin(), profiled.end(),
                                                               sample.names.begin(), sample.names.end());
             if (same) continue;
-            notice("the " + side_name(state.side) + "'s timed calls entered the regions " +
-                   region_list(sample.names) + " but its profiled call entered " + region_list(profiled_names) +
+            notice("the " + side_name(state.side) + "'s timed calls ran the kernels " + kernel_list(sample.names) +
+                   " but its profiled call ran " + kernel_list(profiled) +
                    ": the kernel set changed between samples, so the per-kernel table describes only the "
                    "profiled call (flagged, not failed: a data-dependent path can be legitimate)");
             return true;
         }
         return false;
+    }
+
+    // Work the profiled call left running past its window's end was not timed.
+    void check_late_work(const SideState& state, const std::vector<LateWork>& late) {
+        if (late.empty()) return;
+        std::ostringstream message;
+        message << "the " << side_name(state.side) << "'s call left work running after its window ended: '"
+                << late.front().name << "' finished " << format_ms(late.front().ns_after_window_end * 1e-6)
+                << " after the window's end";
+        if (late.size() > 1) message << " (and " << late.size() - 1 << " more)";
+        message << ", on a stream that does not wait for the bench's stream (e.g. one created with "
+                   "cudaStreamNonBlocking), so no window timed it: launch on io.stream(), or make io.stream() wait "
+                   "for that work (cudaEventRecord, then cudaStreamWaitEvent)";
+        problem(message.str());
+    }
+
+    // Whether timed samples' kernels can be compared with the profiled call's, said once per run.
+    void notice_unchecked_kernel_sets() {
+        const std::string text = "the kernel sets of timed samples were not checked: " + runtime_.why_no_launch_log();
+        if (std::find(record_.notices.begin(), record_.notices.end(), text) == record_.notices.end()) {
+            record_.notices.push_back(text);
+        }
     }
 
     SideRecord measure(SideState& state) {
@@ -406,13 +426,17 @@ private:
             [&] {
                 const int v = static_cast<int>(sample % input_variants);
                 load(state, v);
-                std::optional<RegionNameLog> regions;
-                if (bench_.backend() == Backend::host) regions.emplace();
                 runtime_.flush_cache();
                 touch_bookkeeping(state);
+                std::unique_ptr<LaunchLog> launches = runtime_.log_launches();
                 const double ms = runtime_.time_call(timed);
+                if (launches) {
+                    note_kernels(state, launches->names());
+                    launches.reset();
+                } else {
+                    notice_unchecked_kernel_sets();
+                }
                 check_timed_outputs(state, v, sample++);
-                if (regions) note_regions(state, regions->names());
                 return ms;
             });
 
@@ -437,9 +461,11 @@ private:
         // The one profiled call, outside the timed samples.
         load(state, 0);
         runtime_.flush_cache();
-        result.kernels = runtime_.profile_call(timed, "forge/" + side_name(state.side) + "/" + workload_.name);
+        Profile profile = runtime_.profile_call(timed, "forge/" + side_name(state.side) + "/" + workload_.name);
         check_timed_outputs(state, 0, sample++);
-        if (bench_.backend() == Backend::host) result.kernel_set_changed = kernel_set_changed(state, result.kernels);
+        check_late_work(state, profile.late);
+        result.kernel_set_changed = kernel_set_changed(state, profile.launched);
+        result.kernels = std::move(profile.kernels);
 
         if (options_.log != nullptr) {
             *options_.log << "[forge bench] " << workload_.name << " " << side_name(state.side) << ": median "

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "cache_flush.hpp"
 #include "guarded_memory.hpp"
@@ -26,6 +28,15 @@ std::string cpu_model() {
     }
     return "unknown CPU";
 }
+
+// HOST's kernels are the named regions a call enters.
+class RegionLaunchLog final : public LaunchLog {
+public:
+    [[nodiscard]] KernelNames names() const override { return log_.names(); }
+
+private:
+    RegionNameLog log_;
+};
 
 class HostRuntime final : public Runtime {
 public:
@@ -69,7 +80,11 @@ public:
         return static_cast<double>(now_ns() - start) * 1e-6;
     }
 
-    [[nodiscard]] KernelTable profile_call(const std::function<void()>& call, const std::string&) override {
+    [[nodiscard]] std::unique_ptr<LaunchLog> log_launches() override { return std::make_unique<RegionLaunchLog>(); }
+
+    // HOST sees no work a call leaves to threads of its own (the README's threat
+    // model): `late` stays empty.
+    [[nodiscard]] Profile profile_call(const std::function<void()>& call, const std::string&) override {
         std::vector<KernelRow> rows;
         double wall_ns = 0.0;
         {
@@ -77,13 +92,17 @@ public:
             wall_ns = time_call(call) * 1e6;
             rows = recording.rows();
         }
+        Profile profile;
         double marked_ns = 0.0;
-        for (const KernelRow& row : rows) marked_ns += row.time_ns;
+        for (const KernelRow& row : rows) {
+            marked_ns += row.time_ns;
+            profile.launched.insert(row.name);
+        }
         // Regions on other threads can add up to more than the call's wall time.
         rows.push_back(KernelRow{unmarked_row, 1, std::max(0.0, wall_ns - marked_ns), 0.0});
-        KernelTable table = merge_by_name(std::move(rows));
-        table.profiler = ProfilerDigest{table.total_ns(), 1};
-        return table;
+        profile.kernels = merge_by_name(std::move(rows));
+        profile.kernels.profiler = ProfilerDigest{profile.kernels.total_ns(), 1};
+        return profile;
     }
 
 private:

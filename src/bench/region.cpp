@@ -91,9 +91,9 @@ RegionNameLog::RegionNameLog() {
 
 RegionNameLog::~RegionNameLog() { delete active_recorder.exchange(nullptr, std::memory_order_acq_rel); }
 
-RegionNames RegionNameLog::names() const {
+KernelNames RegionNameLog::names() const {
     const Recorder* recorder = active_recorder.load(std::memory_order_acquire);
-    RegionNames result;
+    KernelNames result;
     for (const std::atomic<const char*>& slot : recorder->names) {
         if (const char* name = slot.load(std::memory_order_relaxed)) result.names.insert(name);
     }

@@ -25,13 +25,13 @@ public:
     [[nodiscard]] std::vector<KernelRow> rows() const;
 };
 
-// The distinct region names a call entered; `complete` is false when it entered
-// more than the log holds (the set is then a part of them).
-struct RegionNames {
+// The distinct kernels (HOST: regions) a call ran; `complete` is false when the
+// log saw only a part of them (more than it holds, or launches without a name).
+struct KernelNames {
     std::set<std::string> names;
     bool complete = true;
 
-    friend bool operator==(const RegionNames&, const RegionNames&) = default;
+    friend bool operator==(const KernelNames&, const KernelNames&) = default;
 };
 
 // While one exists, regions entered on any thread note their names but not their
@@ -44,7 +44,7 @@ public:
     RegionNameLog(const RegionNameLog&) = delete;
     RegionNameLog& operator=(const RegionNameLog&) = delete;
 
-    [[nodiscard]] RegionNames names() const;
+    [[nodiscard]] KernelNames names() const;
 };
 
 }  // namespace forge::bench

@@ -5,15 +5,18 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "forge/bench/bench.hpp"
 #include "forge/bench/tensor.hpp"
 #include "forge/table/kernel_table.hpp"
+#include "regions.hpp"
 
 namespace forge::bench {
 
@@ -21,6 +24,28 @@ namespace forge::bench {
 // built without CUDA): the bench exits 77 so CTest reports a skip.
 struct BackendUnavailable : std::runtime_error {
     using std::runtime_error::runtime_error;
+};
+
+// Device work of a profiled call still running when its window ended: the window
+// did not time it (CUDA: a kernel on a stream that does not wait for the bench's).
+struct LateWork {
+    std::string name;
+    double ns_after_window_end = 0.0;
+};
+
+// What the one profiled call of a side ran.
+struct Profile {
+    KernelTable kernels;                       // the per-kernel table
+    std::set<std::string> launched;            // its kernels' names (no copies, no unmarked time)
+    std::vector<LateWork> late;                // work that outlived the window
+};
+
+// The kernels the calls launched while it exists, by name: cheap enough inside a
+// timed window. One at a time.
+class LaunchLog {
+public:
+    virtual ~LaunchLog() = default;
+    [[nodiscard]] virtual KernelNames names() const = 0;
 };
 
 class Runtime {
@@ -40,17 +65,23 @@ public:
     virtual void copy(const Tensor& from, Tensor& to) = 0;
     // Every byte set to `value` (the harness poisons outputs before a correctness call).
     virtual void fill_bytes(Tensor& tensor, unsigned char value) = 0;
-    // Waits for the backend's work; throws when the work failed.
+    // Waits for all of the backend's work, on every stream; throws when the work failed.
     virtual void synchronize() = 0;
 
     virtual void flush_cache() = 0;
-    // Milliseconds of one call by the backend's clock (CUDA: events on the stream).
+    // Milliseconds of one call by the backend's clock (CUDA: events). The window
+    // ends when all of the call's work has: everything it left running is finished
+    // before this returns.
     [[nodiscard]] virtual double time_call(const std::function<void()>& call) = 0;
     // Milliseconds of `count` calls issued back to back.
     [[nodiscard]] virtual double time_calls(const std::function<void()>& call, int count) = 0;
-    // The per-kernel table and profiler digest of one call, outside every timed sample.
-    // `label` names the side and workload (CUDA: the NVTX range).
-    [[nodiscard]] virtual KernelTable profile_call(const std::function<void()>& call, const std::string& label) = 0;
+    // Starts noting the kernels calls launch; nullptr when this backend cannot see
+    // them here (`why_no_launch_log` says why).
+    [[nodiscard]] virtual std::unique_ptr<LaunchLog> log_launches() = 0;
+    [[nodiscard]] virtual std::string why_no_launch_log() const { return {}; }
+    // One call profiled, outside every timed sample. `label` names the side and
+    // workload (CUDA: the NVTX range).
+    [[nodiscard]] virtual Profile profile_call(const std::function<void()>& call, const std::string& label) = 0;
 };
 
 [[nodiscard]] std::unique_ptr<Runtime> make_host_runtime();

@@ -221,7 +221,7 @@ BOOST_AUTO_TEST_CASE(a_kernel_set_that_changes_between_samples_is_flagged_not_fa
         BOOST_TEST(w["kernel_set_changed"]["student"] == true, w["name"]);
         BOOST_TEST(w["kernel_set_changed"]["reference"] == false, w["name"]);
     }
-    BOOST_TEST(any_has(result.notices, {"workload 'w0'", "student's timed calls entered the regions",
+    BOOST_TEST(any_has(result.notices, {"workload 'w0'", "student's timed calls ran the kernels",
                                         "other_path", "kernel set changed"}));
     BOOST_TEST(result.eval["notices"].size() == result.notices.size());
 }

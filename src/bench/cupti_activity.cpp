@@ -1,4 +1,4 @@
-#include "cupti_tables.hpp"
+#include "cupti_activity.hpp"
 
 #include <cupti.h>
 #include <cxxabi.h>
@@ -23,8 +23,8 @@ constexpr CUpti_ActivityKind collected_kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT
                                                   CUPTI_ACTIVITY_KIND_MEMSET};
 
 // Filled by CUPTI's buffer-completed callback (any thread), read by finish().
-std::mutex rows_mutex;
-std::vector<KernelRow> completed_rows;
+std::mutex records_mutex;
+std::vector<DeviceActivity> completed_records;
 
 std::string cupti_error(CUptiResult result) {
     const char* text = nullptr;
@@ -34,14 +34,6 @@ std::string cupti_error(CUptiResult result) {
 
 void check(CUptiResult result, const char* what) {
     if (result != CUPTI_SUCCESS) throw BenchError(std::string("CUPTI ") + what + " failed: " + cupti_error(result));
-}
-
-// The readable name ncu and nsys show: "void gemm<float>(float const*, ...)".
-std::string demangled(const char* name) {
-    if (name == nullptr) return "(unnamed kernel)";
-    int status = 0;
-    std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name, nullptr, nullptr, &status), std::free);
-    return status == 0 && text ? std::string(text.get()) : std::string(name);
 }
 
 // Named as nsys names them.
@@ -55,10 +47,6 @@ std::string memcpy_name(std::uint8_t kind) {
     }
 }
 
-KernelRow row(std::string name, std::uint64_t start, std::uint64_t end) {
-    return KernelRow{std::move(name), 1, end > start ? static_cast<double>(end - start) : 0.0, 0.0};
-}
-
 void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
     *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(buffer_alignment, buffer_bytes));
     *size = *buffer != nullptr ? buffer_bytes : 0;
@@ -66,36 +54,46 @@ void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::si
 }
 
 void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t valid_bytes) {
-    std::vector<KernelRow> rows;
+    std::vector<DeviceActivity> records;
     CUpti_Activity* record = nullptr;
     while (cuptiActivityGetNextRecord(buffer, valid_bytes, &record) == CUPTI_SUCCESS) {
         switch (record->kind) {
             case CUPTI_ACTIVITY_KIND_KERNEL:
             case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
                 const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-                rows.push_back(row(demangled(kernel->name), kernel->start, kernel->end));
+                records.push_back({DeviceActivity::Kind::kernel, demangled_kernel_name(kernel->name), kernel->start,
+                                   kernel->end, 0, 0});
                 break;
             }
             case CUPTI_ACTIVITY_KIND_MEMCPY: {
                 const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-                rows.push_back(row(memcpy_name(copy->copyKind), copy->start, copy->end));
+                records.push_back({DeviceActivity::Kind::memcpy, memcpy_name(copy->copyKind), copy->start, copy->end,
+                                   copy->bytes, 0});
                 break;
             }
             case CUPTI_ACTIVITY_KIND_MEMSET: {
                 const auto* set = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-                rows.push_back(row("[CUDA memset]", set->start, set->end));
+                records.push_back({DeviceActivity::Kind::memset, "[CUDA memset]", set->start, set->end, set->bytes,
+                                   set->value});
                 break;
             }
             default: break;
         }
     }
     std::free(buffer);
-    const std::lock_guard lock(rows_mutex);
-    completed_rows.insert(completed_rows.end(), std::make_move_iterator(rows.begin()),
-                          std::make_move_iterator(rows.end()));
+    const std::lock_guard lock(records_mutex);
+    completed_records.insert(completed_records.end(), std::make_move_iterator(records.begin()),
+                             std::make_move_iterator(records.end()));
 }
 
 }  // namespace
+
+std::string demangled_kernel_name(const char* name) {
+    if (name == nullptr) return "(unnamed kernel)";
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name, nullptr, nullptr, &status), std::free);
+    return status == 0 && text ? std::string(text.get()) : std::string(name);
+}
 
 CuptiActivityCollector::CuptiActivityCollector() {
     static const CUptiResult registered = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
@@ -103,8 +101,8 @@ CuptiActivityCollector::CuptiActivityCollector() {
     // Records of earlier activity (none expected: collection is off between profiled calls) are dropped.
     check(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
     {
-        const std::lock_guard lock(rows_mutex);
-        completed_rows.clear();
+        const std::lock_guard lock(records_mutex);
+        completed_records.clear();
     }
     for (std::size_t i = 0; i < std::size(collected_kinds); ++i) {
         const CUptiResult result = cuptiActivityEnable(collected_kinds[i]);
@@ -119,10 +117,10 @@ CuptiActivityCollector::~CuptiActivityCollector() {
     for (CUpti_ActivityKind kind : collected_kinds) cuptiActivityDisable(kind);
 }
 
-std::vector<KernelRow> CuptiActivityCollector::finish() {
+std::vector<DeviceActivity> CuptiActivityCollector::finish() {
     check(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
-    const std::lock_guard lock(rows_mutex);
-    return std::exchange(completed_rows, {});
+    const std::lock_guard lock(records_mutex);
+    return std::exchange(completed_records, {});
 }
 
 }  // namespace forge::bench
