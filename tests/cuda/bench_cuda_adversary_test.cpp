@@ -1,0 +1,301 @@
+#define BOOST_TEST_MODULE bench_cuda_adversary
+// main() below: with no CUDA device the whole executable skips (exit 77).
+#define BOOST_TEST_NO_MAIN
+#include <boost/test/unit_test.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "adversary_kernels.hpp"
+#include "forge/bench/bench.hpp"
+#include "forge/bench/run.hpp"
+#include "forge/contract/contract.hpp"
+#include "forge/exit_code.hpp"
+
+// The CUDA counterparts of tests/unit/bench_adversary_test.cpp: one student per
+// trick a student could use on the GPU to win without doing the work, each held to
+// the CUDA backend catching it and saying what happened. Runs only on a machine
+// with a CUDA device.
+namespace fb = forge::bench;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::int64_t n = 1024;
+
+void check(cudaError_t error, const std::string& what) {
+    if (error != cudaSuccess) throw std::runtime_error(what + ": " + cudaGetErrorString(error));
+}
+
+const float* in(fb::Io& io, const char* name) { return io.in(name).data<float>(); }
+
+// c = a + b on the harness's stream: the reference, and the honest student.
+void add(fb::Io& io) {
+    fb::Tensor& c = io.out("c");
+    adversary::add(in(io, "a"), in(io, "b"), c.data<float>(), c.numel(), io.stream());
+}
+
+fb::Bench add_bench(fb::Call student, bool with_prep = false) {
+    fb::Bench b{fb::Backend::cuda};
+    for (int i = 0; i < 3; ++i) b.workload("w" + std::to_string(i), {{"n", n}}, 20 + i);
+    b.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& inputs) {
+        rng.normal(inputs.add("a", {w["n"]}, fb::DType::fp32));
+        rng.normal(inputs.add("b", {w["n"]}, fb::DType::fp32));
+    });
+    b.outputs([](const fb::Workload& w) { return std::vector<fb::TensorSpec>{{"c", {w["n"]}, fb::DType::fp32}}; });
+    b.reference(add);
+    b.student(std::move(student));
+    if (with_prep) {
+        // s = a, produced on the device outside every window and handed to both sides.
+        b.prep([](fb::PrepIo& io) {
+            const fb::Tensor& a = io.in("a");
+            fb::Tensor& s = io.out("s", a.shape(), a.dtype());
+            check(cudaMemcpyAsync(s.raw(), a.raw(), a.bytes(), cudaMemcpyDeviceToDevice, io.stream()),
+                  "copying a into s");
+        });
+    }
+    return b;
+}
+
+forge::WindowContract contract(bool with_prep = false) {
+    forge::WindowContract c;
+    c.reference_inputs = {"a", "b"};
+    c.student_inputs = {"a", "b"};
+    c.reference_outputs = {"c"};
+    c.student_outputs = {"c"};
+    if (with_prep) {
+        c.reference_inputs.push_back("s");
+        c.student_inputs.push_back("s");
+        forge::Asymmetry s;
+        s.kind = forge::Kind::ref_input;
+        s.name = "s";
+        s.cls = "symmetrize";
+        s.produced_by = "prep";
+        s.shape = std::vector<std::int64_t>{n};
+        s.dtype = "fp32";
+        s.index = 1;
+        c.asymmetries.push_back(s);
+    }
+    return c;
+}
+
+fb::RunResult run(const fb::Bench& bench, const forge::WindowContract& c) {
+    fb::RunOptions options;
+    options.operator_name = "add";
+    options.quick = true;
+    return fb::run(bench, c, options);
+}
+
+bool any_has(const std::vector<std::string>& messages, std::initializer_list<std::string> texts) {
+    for (const std::string& message : messages) {
+        bool all = true;
+        for (const std::string& text : texts) all = all && message.find(text) != std::string::npos;
+        if (all) return true;
+    }
+    return false;
+}
+
+// Each student is a few lines; these say what went wrong when a check fails.
+std::string listed(const std::vector<std::string>& messages) {
+    std::string text;
+    for (const std::string& message : messages) text += "\n  " + message;
+    return text.empty() ? " none" : text;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(an_honest_student_passes_without_notices) {
+    const fb::RunResult result = run(add_bench(add), contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::ok, "problems:" << listed(result.problems));
+    BOOST_TEST(result.problems.empty());
+    BOOST_TEST(result.notices.empty(), "notices:" << listed(result.notices));
+    BOOST_TEST_REQUIRE(result.eval["performance"]["workloads"].size() == 3u);
+    for (const json& w : result.eval["performance"]["workloads"]) {
+        BOOST_TEST(w["kernel_set_changed"]["student"] == false, w["name"]);
+        bool add_kernel_listed = false;
+        for (const json& row : w["kernels"]["student"]) {
+            add_kernel_listed = add_kernel_listed || row["name"].get<std::string>().find("add_kernel") != std::string::npos;
+        }
+        BOOST_TEST(add_kernel_listed, w["name"] << ": the profiled call's table lists " << w["kernels"]["student"]);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(outputs_kept_from_an_earlier_call_are_caught) {
+    // Writes only the elements that still hold the poison; the correctness calls,
+    // which start from poison, pass, and every later call returns what the last left.
+    const fb::RunResult result = run(add_bench([](fb::Io& io) {
+                                         fb::Tensor& c = io.out("c");
+                                         adversary::add_where_unwritten(in(io, "a"), in(io, "b"), c.data<float>(),
+                                                                        c.numel(), io.stream());
+                                     }),
+                                     contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"workload 'w0'", "student's timed call", "'c'", "outputs cached between calls"}),
+               "problems:" << listed(result.problems));
+}
+
+BOOST_AUTO_TEST_CASE(a_call_that_changes_a_prep_tensor_is_caught) {
+    const fb::RunResult result = run(add_bench(
+                                         [](fb::Io& io) {
+                                             add(io);
+                                             // Scribbles on the prep tensor it was handed read-only.
+                                             adversary::increment(const_cast<float*>(in(io, "s")), 0, io.stream());
+                                         },
+                                         true),
+                                     contract(true));
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"student's call changed the prep tensor 's'"}),
+               "problems:" << listed(result.problems));
+    BOOST_TEST(result.eval["performance"]["prep"]["mutated"] == json::array({"s"}));
+}
+
+BOOST_AUTO_TEST_CASE(reading_an_undeclared_tensor_fails_the_run) {
+    const fb::RunResult result = run(add_bench([](fb::Io& io) {
+                                         (void)io.in("precomputed_c");
+                                         add(io);
+                                     }),
+                                     contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"'precomputed_c'", "student"}), "problems:" << listed(result.problems));
+}
+
+BOOST_AUTO_TEST_CASE(a_write_past_the_end_of_an_output_fails_the_run) {
+    // One element too many: inside cudaMalloc's rounding, so the device would not fault.
+    const fb::RunResult result = run(add_bench([](fb::Io& io) {
+                                         add(io);
+                                         fb::Tensor& c = io.out("c");
+                                         adversary::store(c.data<float>(), c.numel(), 0.0F, io.stream());
+                                     }),
+                                     contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"workload 'w0'", "student's call wrote past the end of output 'c'"}),
+               "problems:" << listed(result.problems));
+}
+
+BOOST_AUTO_TEST_CASE(a_write_before_the_start_of_an_input_copy_fails_the_run) {
+    const fb::RunResult result = run(add_bench([](fb::Io& io) {
+                                         add(io);
+                                         adversary::store(const_cast<float*>(in(io, "b")), -1, 1.0F, io.stream());
+                                     }),
+                                     contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"student's call wrote before the start of input 'b'"}),
+               "problems:" << listed(result.problems));
+}
+
+BOOST_AUTO_TEST_CASE(a_kernel_set_that_changes_between_samples_is_flagged_not_failed) {
+    // Every other call also launches other_path_kernel: whichever call is profiled,
+    // its table hides part of what some timed calls ran.
+    int calls = 0;
+    const fb::RunResult result = run(add_bench([&calls](fb::Io& io) {
+                                         add(io);
+                                         if (++calls % 2 == 0) {
+                                             fb::Tensor& c = io.out("c");
+                                             adversary::add_other_path(in(io, "a"), in(io, "b"), c.data<float>(),
+                                                                       c.numel(), io.stream());
+                                         }
+                                     }),
+                                     contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::ok, "problems:" << listed(result.problems));
+    BOOST_TEST_REQUIRE(result.eval["performance"]["workloads"].size() == 3u);
+    for (const json& w : result.eval["performance"]["workloads"]) {
+        BOOST_TEST(w["kernel_set_changed"]["student"] == true, w["name"]);
+        BOOST_TEST(w["kernel_set_changed"]["reference"] == false, w["name"]);
+    }
+    BOOST_TEST(any_has(result.notices, {"kernel set changed", "other_path_kernel"}),
+               "notices:" << listed(result.notices));
+    BOOST_TEST(result.eval["notices"].size() == result.notices.size());
+}
+
+namespace {
+
+// A student that does its work on a stream of its own. It waits for the harness's
+// stream (where its inputs are loaded) but nothing is made to wait for it; its
+// kernel spins first, so the work is still running when the call returns.
+class OwnStreamStudent {
+public:
+    static constexpr double spin_ms = 2.0;
+
+    // cudaStreamDefault: a blocking stream (the legacy default stream waits for it);
+    // cudaStreamNonBlocking: one that nothing waits for.
+    explicit OwnStreamStudent(unsigned int flags) {
+        check(cudaStreamCreateWithFlags(&stream_, flags), "cudaStreamCreateWithFlags");
+        check(cudaEventCreateWithFlags(&inputs_loaded_, cudaEventDisableTiming), "cudaEventCreate");
+    }
+
+    OwnStreamStudent(const OwnStreamStudent&) = delete;
+    OwnStreamStudent& operator=(const OwnStreamStudent&) = delete;
+
+    // The last call's kernel ends before the stream goes.
+    ~OwnStreamStudent() {
+        cudaStreamSynchronize(stream_);
+        cudaEventDestroy(inputs_loaded_);
+        cudaStreamDestroy(stream_);
+    }
+
+    void operator()(fb::Io& io) {
+        // The previous call's kernel has finished: it never outlives the tensors it
+        // was given, which the harness frees after each workload.
+        check(cudaStreamSynchronize(stream_), "the student's own stream");
+        check(cudaEventRecord(inputs_loaded_, io.stream()), "cudaEventRecord");
+        check(cudaStreamWaitEvent(stream_, inputs_loaded_, 0), "cudaStreamWaitEvent");
+        fb::Tensor& c = io.out("c");
+        adversary::late_add(in(io, "a"), in(io, "b"), c.data<float>(), c.numel(), spin_ms, stream_);
+    }
+
+private:
+    cudaStream_t stream_ = nullptr;
+    cudaEvent_t inputs_loaded_ = nullptr;
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(work_left_running_on_a_non_blocking_stream_fails_the_run) {
+    // Nothing the window ends on waits for this stream: the call looks as fast as a
+    // launch, and the outputs are complete by the time anyone checks them.
+    fb::RunResult result;
+    {
+        OwnStreamStudent student(cudaStreamNonBlocking);
+        result = run(add_bench([&student](fb::Io& io) { student(io); }), contract());
+    }
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"student's", "left work running after its window ended", "late_add_kernel"}),
+               "problems:" << listed(result.problems));
+}
+
+BOOST_AUTO_TEST_CASE(work_on_a_blocking_stream_of_its_own_is_inside_the_window) {
+    // The window ends on the legacy default stream, which waits for every blocking
+    // stream: the spin is timed, so the student gains nothing and is not failed.
+    fb::RunResult result;
+    {
+        OwnStreamStudent student(cudaStreamDefault);
+        result = run(add_bench([&student](fb::Io& io) { student(io); }), contract());
+    }
+    BOOST_TEST(result.exit_code == forge::exit_code::ok, "problems:" << listed(result.problems));
+    BOOST_TEST(result.problems.empty());
+    BOOST_TEST_REQUIRE(result.eval["performance"]["workloads"].size() == 3u);
+    for (const json& w : result.eval["performance"]["workloads"]) {
+        // A margin under the spin for timer granularity; a window that missed the
+        // stream would read a few microseconds.
+        BOOST_TEST(w["samples"]["student"]["median_ms"].get<double>() >= 0.75 * OwnStreamStudent::spin_ms, w["name"]);
+    }
+}
+
+int main(int argc, char* argv[]) {
+    int devices = 0;
+    const cudaError_t error = cudaGetDeviceCount(&devices);
+    if (error != cudaSuccess || devices == 0) {
+        std::cerr << "bench_cuda_adversary: skipped: no CUDA device ("
+                  << (error != cudaSuccess ? cudaGetErrorString(error) : "the driver lists none") << ")\n";
+        return forge::exit_code::skipped;
+    }
+    return boost::unit_test::unit_test_main(&init_unit_test, argc, argv);
+}
