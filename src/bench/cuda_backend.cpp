@@ -15,6 +15,7 @@
 
 #include "cupti_activity.hpp"
 #include "cupti_launch_log.hpp"
+#include "device_profile.hpp"
 #include "guarded_memory.hpp"
 #include "runtime.hpp"
 
@@ -25,12 +26,9 @@ namespace {
 // The flush buffer is at least this big, whatever the device reports as its L2.
 constexpr std::size_t min_flush_bytes = std::size_t{8} << 20;
 
-// The profiled call's window end, as CUPTI sees it: a memset of this size and value
-// on the legacy default stream (an unusual pair, so no call's own memset is taken for it).
-constexpr std::size_t window_end_bytes = 44;
-constexpr unsigned char window_end_value = 0xF7;
-// Device work that ends this little after the window's end is the clocks' granularity, not late.
-constexpr double late_slack_ns = 1000.0;
+// The profiled call's window end, as CUPTI sees it: a memset on the legacy default
+// stream, of an unusual size and value, so no call's own memset is taken for it.
+constexpr WindowEndMarker window_end_marker{44, 0xF7};
 
 void check(cudaError_t error, const std::string& what) {
     if (error != cudaSuccess) {
@@ -54,7 +52,7 @@ public:
         l2_bytes_ = static_cast<std::size_t>(l2_bytes);
         flush_bytes_ = std::max(2 * l2_bytes_, min_flush_bytes);
         check(cudaMalloc(&flush_, flush_bytes_), "cudaMalloc(flush buffer)");
-        check(cudaMalloc(&window_end_, window_end_bytes), "cudaMalloc(window end marker)");
+        check(cudaMalloc(&window_end_, window_end_marker.bytes), "cudaMalloc(window end marker)");
     }
 
     CudaRuntime(const CudaRuntime&) = delete;
@@ -177,9 +175,10 @@ public:
         check(cudaProfilerStart(), "cudaProfilerStart");
         call();
         // Where the timed windows' stop event would be, on CUPTI's clock.
-        const cudaError_t marked = collector ? cudaMemsetAsync(window_end_, window_end_value, window_end_bytes,
-                                                               cudaStreamLegacy)
-                                             : cudaSuccess;
+        const cudaError_t marked =
+            collector ? cudaMemsetAsync(window_end_, static_cast<int>(window_end_marker.value),
+                                        window_end_marker.bytes, cudaStreamLegacy)
+                      : cudaSuccess;
         const cudaError_t finished = cudaDeviceSynchronize();
         cudaProfilerStop();
         nvtxRangePop();
@@ -190,37 +189,10 @@ public:
             std::cerr << "[forge bench] " << label << ": no per-kernel table: " << cupti_problem << "\n";
             return Profile{};
         }
-        return profile_of(collector->finish());
+        return profile_of(collector->finish(), window_end_marker);
     }
 
 private:
-    // The table of the call's device work (the window-end marker left out), its
-    // kernels, and the work that ended after the marker began.
-    static Profile profile_of(const std::vector<DeviceActivity>& records) {
-        const DeviceActivity* window_end = nullptr;
-        for (const DeviceActivity& record : records) {
-            const bool marker = record.kind == DeviceActivity::Kind::memset && record.bytes == window_end_bytes &&
-                                record.value == window_end_value;
-            if (marker && (window_end == nullptr || record.start_ns > window_end->start_ns)) window_end = &record;
-        }
-        Profile profile;
-        std::vector<KernelRow> rows;
-        for (const DeviceActivity& record : records) {
-            if (&record == window_end) continue;
-            rows.push_back(KernelRow{record.name, 1, record.duration_ns(), 0.0});
-            if (record.kind == DeviceActivity::Kind::kernel) profile.launched.insert(record.name);
-            if (window_end != nullptr && record.end_ns > window_end->start_ns) {
-                const auto after = static_cast<double>(record.end_ns - window_end->start_ns);
-                if (after > late_slack_ns) profile.late.push_back(LateWork{record.name, after});
-            }
-        }
-        std::sort(profile.late.begin(), profile.late.end(),
-                  [](const LateWork& a, const LateWork& b) { return a.ns_after_window_end > b.ns_after_window_end; });
-        profile.kernels = merge_by_name(std::move(rows));
-        profile.kernels.profiler = ProfilerDigest{profile.kernels.total_ns(), 1};
-        return profile;
-    }
-
     int device_;
     cudaDeviceProp properties_{};
     cudaStream_t stream_ = nullptr;

@@ -2,26 +2,12 @@
 // memcpy and memset, with their start and end on CUPTI's clock.
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "device_profile.hpp"
+
 namespace forge::bench {
-
-struct DeviceActivity {
-    enum class Kind { kernel, memcpy, memset };
-
-    Kind kind = Kind::kernel;
-    std::string name;          // the kernel's demangled name, or nsys's name for a copy or a set
-    std::uint64_t start_ns = 0;
-    std::uint64_t end_ns = 0;
-    std::uint64_t bytes = 0;   // memcpy, memset
-    std::uint32_t value = 0;   // memset: the byte value set
-
-    [[nodiscard]] double duration_ns() const noexcept {
-        return end_ns > start_ns ? static_cast<double>(end_ns - start_ns) : 0.0;
-    }
-};
 
 // The readable name ncu and nsys show: "void gemm<float>(float const*, ...)";
 // the name as given when it does not demangle.

@@ -73,10 +73,13 @@ nlohmann::json ratio_or_null(double reference_ms, double student_ms) {
     return reference_ms / student_ms;
 }
 
-// Observed on HOST only (the regions of each timed sample); null on CUDA.
-nlohmann::json kernel_set_changed_json(const RunRecord& record, const WorkloadRecord& w) {
-    if (record.backend != Backend::host) return nullptr;
-    return {{"reference", w.reference.kernel_set_changed}, {"student", w.student.kernel_set_changed}};
+// Per side; null where the samples' kernels could not be seen (CUDA under another profiler).
+nlohmann::json kernel_set_changed_json(const WorkloadRecord& w) {
+    const auto side = [](const std::optional<bool>& changed) -> nlohmann::json {
+        if (changed) return *changed;
+        return nullptr;
+    };
+    return {{"reference", side(w.reference.kernel_set_changed)}, {"student", side(w.student.kernel_set_changed)}};
 }
 
 nlohmann::json performance_json(const RunRecord& record) {
@@ -105,7 +108,7 @@ nlohmann::json performance_json(const RunRecord& record) {
                {"student_ms", w.student.pipelined_ms},
                {"calls", {{"reference", w.reference.pipelined_calls}, {"student", w.student.pipelined_calls}}}}},
              {"samples", {{"reference", samples_json(w.reference)}, {"student", samples_json(w.student)}}},
-             {"kernel_set_changed", kernel_set_changed_json(record, w)},
+             {"kernel_set_changed", kernel_set_changed_json(w)},
              {"kernels", {{"reference", to_json(ref_table)["kernels"]}, {"student", to_json(stu_table)["kernels"]}}},
              {"profiler", {{"reference", to_json(ref_table)["profiler"]}, {"student", to_json(stu_table)["profiler"]}}}});
     }

@@ -83,6 +83,7 @@ struct SideState {
     Tensors host_outputs;
     bool cached_outputs_reported = false;
     std::vector<KernelNames> sample_kernels;  // the distinct kernel sets of its timed samples
+    bool unlogged_samples = false;            // samples whose kernels the backend could not see
 };
 
 class WorkloadRun {
@@ -434,6 +435,7 @@ private:
                     note_kernels(state, launches->names());
                     launches.reset();
                 } else {
+                    state.unlogged_samples = true;
                     notice_unchecked_kernel_sets();
                 }
                 check_timed_outputs(state, v, sample++);
@@ -464,7 +466,7 @@ private:
         Profile profile = runtime_.profile_call(timed, "forge/" + side_name(state.side) + "/" + workload_.name);
         check_timed_outputs(state, 0, sample++);
         check_late_work(state, profile.late);
-        result.kernel_set_changed = kernel_set_changed(state, profile.launched);
+        if (!state.unlogged_samples) result.kernel_set_changed = kernel_set_changed(state, profile.launched);
         result.kernels = std::move(profile.kernels);
 
         if (options_.log != nullptr) {

@@ -20,8 +20,9 @@ struct SideRecord {
     double pipelined_ms = 0.0;         // back-to-back calls / N
     int pipelined_calls = 0;           // N
     KernelTable kernels;               // from the one profiled call
-    // HOST: a timed sample entered other regions than the profiled call (see harness.cpp).
-    bool kernel_set_changed = false;
+    // A timed sample ran other kernels than the profiled call (see harness.cpp);
+    // nullopt when the backend could not see the samples' kernels.
+    std::optional<bool> kernel_set_changed;
 };
 
 struct PrepRecord {
