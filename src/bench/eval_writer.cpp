@@ -37,7 +37,7 @@ nlohmann::json prep_json(const RunRecord& record) {
                              {"mutated", w.prep->mutated},
                              {"ms", w.prep->ms}});
     }
-    // The top level mirrors the first workload (SPEC section 5).
+    // The top level mirrors the first workload, for readers of single-workload files.
     const PrepRecord& first = *record.workloads.front().prep;
     return {{"outputs", prep_outputs_json(first)},
             {"mutated", first.mutated},

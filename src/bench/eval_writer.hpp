@@ -1,5 +1,6 @@
-// eval.json, schema version 1 (SPEC section 5): built from a run's record and
-// written atomically (a reader sees the old file or the new one, never half).
+// eval.json, schema version 1 (what `forge prep`, `forge credit` and `forge report`
+// read): built from a run's record and written atomically (a reader sees the old
+// file or the new one, never half).
 #pragma once
 
 #include <filesystem>

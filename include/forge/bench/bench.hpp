@@ -1,4 +1,4 @@
-// forge::bench: what an operator card's bench source writes. SPEC section 10.
+// forge::bench: what an operator card's bench source writes (templates/ has one per backend).
 //
 //     #include <forge/bench/bench.hpp>
 //     #include "reference.hpp"

@@ -27,7 +27,7 @@ struct RunOptions {
 // caught a violation); skipped (the backend cannot run here: CUDA without a device).
 struct RunResult {
     int exit_code = exit_code::ok;
-    nlohmann::json eval;                 // the eval.json document (SPEC section 5)
+    nlohmann::json eval;                 // the eval.json document (schema version 1)
     std::vector<std::string> problems;   // why exit_code is not 0, for people
     std::vector<std::string> notices;    // flagged for people, not failures (eval.json "notices")
 };
