@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include <boost/iterator/iterator_adaptor.hpp>
 #include <unicode/uchar.h>
 
 #include "python_regex_boost.hpp"
@@ -934,11 +935,25 @@ CompiledPythonRegex compile_python_regex(std::string_view pattern) {
     }
 }
 
+namespace {
+
+// The searched text as code points, walked forwards and backwards only. Over such
+// iterators Boost gives up after BOOST_REGEX_MAX_STATE_COUNT states, which forge_core
+// sets (src/contract/CMakeLists.txt). Over `const UChar32*` the search would run
+// libboost_regex's own instantiation, which allows max(P^2 * N, min(N^2, 10^8))
+// states, P being the translated pattern's length: over 30 s for `\b(?:\w+\s?)*$`
+// (P = 397, \w and \s spelled out as Python's classes) on a 10,000-character name.
+class CodePointCursor
+    : public boost::iterator_adaptor<CodePointCursor, const UChar32*, boost::use_default,
+                                     boost::bidirectional_traversal_tag> {
+public:
+    CodePointCursor() : iterator_adaptor_(nullptr) {}  // Boost copies default-made ones
+    explicit CodePointCursor(const UChar32* position) : iterator_adaptor_(position) {}
+};
+
+}  // namespace
+
 bool python_regex_search(const CompiledPythonRegex& compiled, std::string_view subject) {
-    // Searched as decoded code points: on random-access text Boost bounds a search by
-    // the text's length (O(N^2) states, a fraction of a second for a catastrophic
-    // pattern on a 5,000-character kernel name); through UTF-8 iterators it allows
-    // 10^8 states, seconds.
     using Utf8 = boost::u8_to_u32_iterator<std::string_view::const_iterator>;
     thread_local std::vector<UChar32> code_points;
     static constexpr UChar32 no_text = 0;
@@ -946,10 +961,11 @@ bool python_regex_search(const CompiledPythonRegex& compiled, std::string_view s
         code_points.assign(Utf8(subject.begin(), subject.begin(), subject.end()),
                            Utf8(subject.end(), subject.begin(), subject.end()));
         const UChar32* first = code_points.empty() ? &no_text : code_points.data();
-        return boost::regex_search(first, first + code_points.size(), compiled,
+        return boost::regex_search(CodePointCursor(first), CodePointCursor(first + code_points.size()), compiled,
                                    boost::match_default | boost::match_any);
     } catch (const std::exception& error) {
-        // Boost's complexity bound, or text that is not UTF-8.
+        // One of Boost's two bounds (the states visited, the backtracking memory),
+        // or text that is not UTF-8.
         throw PythonRegexError("matching gave up: " + std::string(error.what()));
     }
 }

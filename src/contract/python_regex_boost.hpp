@@ -9,12 +9,19 @@
 #include <string>
 #include <string_view>
 
+// The bound on one search (python_regex_search) must be the same in every
+// translation unit that includes Boost.Regex: forge_core defines it for its own
+// sources, and a test that includes this header takes forge_core's definitions.
+#ifndef BOOST_REGEX_MAX_STATE_COUNT
+#error "BOOST_REGEX_MAX_STATE_COUNT is not set: compile with forge_core's definitions (src/contract/CMakeLists.txt)"
+#endif
 #include <boost/regex/icu.hpp>
 
 namespace forge::detail {
 
 // Thrown for a pattern Python refuses, or that Boost cannot run (a back reference
-// inside a lookbehind), or a search that exceeds Boost's complexity bound.
+// inside a lookbehind), or a search that visits more than BOOST_REGEX_MAX_STATE_COUNT
+// states or outgrows Boost's backtracking memory.
 class PythonRegexError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
@@ -28,7 +35,9 @@ using CompiledPythonRegex = boost::u32regex;
 // Compile once, search many times.
 [[nodiscard]] CompiledPythonRegex compile_python_regex(std::string_view pattern);
 
-// `re.search(pattern, subject) is not None`, `subject` being UTF-8.
+// `re.search(pattern, subject) is not None`, `subject` being UTF-8. Throws
+// PythonRegexError when the search gives up (a nested repetition such as (a+)+
+// on a long name) or `subject` is not UTF-8.
 [[nodiscard]] bool python_regex_search(const CompiledPythonRegex& compiled, std::string_view subject);
 
 }  // namespace forge::detail

@@ -95,6 +95,42 @@ BOOST_AUTO_TEST_CASE(other_exponential_patterns_give_up_quickly_too) {
     }
 }
 
+// Before the search bound was set, Boost allowed (pattern length)^2 * (name length)
+// states here: over 30 s for the first pattern (its \w and \s spelled out as
+// Python's classes), about 2 s for the second.
+BOOST_AUTO_TEST_CASE(nested_repetition_on_a_ten_thousand_character_name_gives_up_in_well_under_a_second) {
+    const std::pair<std::string, std::string> cases[] = {{R"(\b(?:\w+\s?)*$)", std::string(10'000, 'a') + "!"},
+                                                         {"(a+)+$", std::string(10'000, 'a') + "b"}};
+    for (const auto& [pattern, name] : cases) {
+        const std::clock_t start = std::clock();
+        try {
+            (void)forge::window_credit(contract(pattern, "x"), side({{"ok_kernel", 1}, {name, 1}}), side({{"x", 1}}));
+            BOOST_FAIL(pattern << " matched without complaint");
+        } catch (const forge::CreditError& e) {
+            BOOST_TEST(e.entry == "ref_input=A");
+            BOOST_TEST(e.kernel == name);
+            const std::string what = e.what();
+            BOOST_TEST(what.find("'" + pattern + "'") != std::string::npos, what);
+            BOOST_TEST(what.find("against kernel 'aaaa") != std::string::npos, what);
+            BOOST_TEST(what.find("matching gave up: The complexity of matching") != std::string::npos, what);
+        }
+        const double seconds = cpu_seconds_since(start);
+        BOOST_TEST(seconds < 2.0, pattern << " took " << seconds << " s");
+    }
+}
+
+// The bound leaves ordinary regexes alone on long (templated) kernel names.
+BOOST_AUTO_TEST_CASE(ordinary_patterns_on_a_ten_thousand_character_name_match_as_before) {
+    std::string name = "void cutlass::Kernel<cutlass::gemm::kernel::GemmUniversal<";
+    while (name.size() < 10'000) name += "cutlass::layout::RowMajor, cutlass::half_t, 128, ";
+    name += "true>>(Params)";
+    const auto credit = forge::window_credit(
+        contract(R"(^void cutlass::Kernel<.*GemmUniversal<(\w+::)+\w+, )", R"((?i)rowmajor.*params\)$)"),
+        side({{name, 3}, {"k1_solve", 1}}), side({{name, 1}, {R"(\w+_solve)", 1}}));
+    BOOST_TEST(credit->student.matched == Strings{name}, boost::test_tools::per_element());
+    BOOST_TEST(credit->reference.matched == Strings{name}, boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(a_pattern_that_does_not_compile_is_an_error_naming_the_entry) {
     try {
         (void)forge::window_credit(contract("solve", "cumsum("), side({{"solve", 1}}), side({{"cumsum", 1}}));
