@@ -9,6 +9,60 @@ function(_forge_card_finding file line column code message)
   set_property(GLOBAL APPEND PROPERTY FORGE_CARD_FINDINGS "${file}:${line}:${column}: error[${code}]: ${message}")
 endfunction()
 
+# Where the #include directives the compiler sees start in C/C++ `text`: the
+# offset of each one's `#`. Comments and string and character literals are
+# skipped, so an include written inside them (a commented-out line) is none.
+function(_forge_source_includes text offsets_var)
+  # A directive starts a line (after blanks); a raw string opens with R"delim(.
+  set(directive "\n[ \t]*#[ \t]*include[ \t]*[<\"][^>\"\n]+[>\"]")
+  set(raw_string "R\"[^ ()\\\t\n]*\\(")
+  set(token_start "//|/\\*|${raw_string}|\"|'|${directive}")
+  set(offsets "")
+  set(rest "\n${text}")  # the newline lets a directive on the first line match
+  set(position -1)       # the offset of `rest` in `text`
+  string(REGEX MATCH "${token_start}" token "${rest}")
+  while(NOT token STREQUAL "")
+    # The match starts at the first occurrence of the text it matched.
+    string(FIND "${rest}" "${token}" at)
+    string(SUBSTRING "${rest}" ${at} -1 rest)
+    math(EXPR position "${position} + ${at}")
+    string(LENGTH "${token}" skip)
+    if(token STREQUAL "//")
+      # To the end of the line; a backslash at its end continues the comment.
+      string(REGEX MATCH "^//([^\\\n]|\\\\.)*" comment "${rest}")
+      string(LENGTH "${comment}" skip)
+    elseif(token STREQUAL "/*")
+      string(FIND "${rest}" "*/" end)
+      if(end EQUAL -1)
+        break()
+      endif()
+      math(EXPR skip "${end} + 2")
+    elseif(token MATCHES "^R\"(.*)\\($")
+      set(close ")${CMAKE_MATCH_1}\"")
+      string(FIND "${rest}" "${close}" end)
+      if(end EQUAL -1)
+        break()
+      endif()
+      string(LENGTH "${close}" close_length)
+      math(EXPR skip "${end} + ${close_length}")
+    elseif(token STREQUAL "\"" OR token STREQUAL "'")
+      # A literal ends on its line; a lone quote (a digit separator, 1'000) is skipped.
+      string(REGEX MATCH "^${token}([^${token}\\\n]|\\\\.)*${token}" literal "${rest}")
+      if(NOT literal STREQUAL "")
+        string(LENGTH "${literal}" skip)
+      endif()
+    else()
+      string(FIND "${token}" "#" hash)
+      math(EXPR offset "${position} + ${hash}")
+      list(APPEND offsets ${offset})
+    endif()
+    string(SUBSTRING "${rest}" ${skip} -1 rest)
+    math(EXPR position "${position} + ${skip}")
+    string(REGEX MATCH "${token_start}" token "${rest}")
+  endwhile()
+  set(${offsets_var} "${offsets}" PARENT_SCOPE)
+endfunction()
+
 # prep-uses-student: a prep source or header that includes a file the STUDENT
 # list names (matched by file name, wherever the include points). The prep
 # target cannot see the student's directory anyway; this names the line.
@@ -24,15 +78,16 @@ function(_forge_check_prep_includes name prep_files student_files)
       continue()  # the build names a missing source
     endif()
     file(READ "${source}" text)
-    string(REGEX MATCHALL "#[ \t]*include[ \t]*[<\"][^>\"\n]+[>\"]" includes "${text}")
-    foreach(include IN LISTS includes)
-      string(REGEX REPLACE "^#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]$" "\\1" header "${include}")
+    _forge_source_includes("${text}" offsets)
+    foreach(offset IN LISTS offsets)
+      string(SUBSTRING "${text}" ${offset} -1 from_directive)
+      string(REGEX MATCH "^#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]" directive "${from_directive}")
+      set(header "${CMAKE_MATCH_1}")
       cmake_path(GET header FILENAME header_name)
       if(NOT header_name IN_LIST student_names)
         continue()
       endif()
-      # Where it is: count the lines before the first occurrence.
-      string(FIND "${text}" "${include}" offset)
+      # Where it is: count the lines before it.
       string(SUBSTRING "${text}" 0 ${offset} before)
       string(REGEX MATCHALL "\n" newlines "${before}")
       list(LENGTH newlines line)

@@ -32,20 +32,28 @@ shape = [4]
 dtype = "fp32"
 ]=])
 
-# A prep step that includes the student's header (line 3).
+# A prep step that includes the student's header (line 3), after the same
+# include commented out (line 2): the finding names the real one.
 write_consumer("${source}" "forge_add_operator(scale BACKEND HOST PREP prep/prep.cpp prep/prep.hpp)")
-file(WRITE "${card}/prep/prep.cpp" "#include \"prep.hpp\"\n\n  #include \"../student/student.hpp\"\n\nnamespace prep {\nvoid scale(forge::bench::PrepIo&) {}\n}\n")
+file(WRITE "${card}/prep/prep.cpp" "#include \"prep.hpp\"\n// #include \"../student/student.hpp\"\n  #include \"../student/student.hpp\"\n\nnamespace prep {\nvoid scale(forge::bench::PrepIo&) {}\n}\n")
 configure_consumer("${source}" "${build}" result log)
 if(result EQUAL 0)
   fail("configure accepted a prep step that includes the student:\n${log}")
 endif()
 expect_match("${log}" "${card}/prep/prep.cpp:3:3: error\\[prep-uses-student\\]: [^\n]*student\\.hpp" "prep-uses-student")
+expect_no_match("${log}" "prep\\.cpp:2:" "the commented-out include")
 expect_no_match("${log}" "prep-step-missing" "the card has a prep step now")
 
-# A prep step that uses the reference links on its own ...
+# A prep step that uses the reference links on its own ... An include of the
+# student inside a comment or a string is no include.
 file(WRITE "${card}/prep/prep.cpp" [=[
 #include "prep.hpp"
 #include "reference.hpp"
+// #include "student.hpp"
+/* Not the student's:
+#include "../student/student.hpp"
+*/
+[[maybe_unused]] static const char* const not_included = "#include <student.hpp>";
 
 namespace prep {
 void scale(forge::bench::PrepIo& io) {
@@ -55,7 +63,11 @@ void scale(forge::bench::PrepIo& io) {
 }
 }  // namespace prep
 ]=])
-configure_ok("${source}" "${build}")
+configure_consumer("${source}" "${build}" result log)
+if(NOT result EQUAL 0)
+  fail("configure refused a prep step that names the student only in comments and strings:\n${log}")
+endif()
+expect_no_match("${log}" "prep-uses-student" "includes in comments and strings")
 execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_scale_prep_link_check
   RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
 if(NOT result EQUAL 0)
