@@ -1,4 +1,4 @@
-# ForgeKernel's CMake API: forge_add_operator() (SPEC section 8).
+# ForgeKernel's CMake API: forge_add_operator(), documented in cmake/README.md.
 #
 # Included by ForgeKernel's own CMakeLists.txt (a source build, also reached
 # through add_subdirectory or FetchContent) and by the installed package's

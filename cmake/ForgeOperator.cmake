@@ -1,5 +1,5 @@
 # forge_add_operator(<name> ...): one operator card, from its directory to its
-# CTest tests. Signature and behaviour: SPEC section 8 and cmake/README.md.
+# CTest tests. Signature and behaviour: cmake/README.md.
 # Relative paths given to DIRECTORY are relative to the calling directory;
 # relative paths in the file lists, to the card.
 include_guard(GLOBAL)
@@ -124,7 +124,8 @@ function(forge_add_operator)
 
   set(contract "${card}/window.toml")
   if(PREP)
-    # The prep step sees the reference's headers, never the student's (SPEC section 8).
+    # The prep step sees the reference's headers, never the student's: it runs
+    # outside every timed window, and the student's code must not run there.
     _forge_card_library(${prefix}_prep ${arg_BACKEND} "${PREP}" "${prep_dirs};${reference_dirs}" "${arg_LIBRARIES}")
     target_link_libraries(${prefix}_bench PRIVATE ${prefix}_prep)
     _forge_check_prep_includes("${name}" "${PREP}" "${STUDENT}")

@@ -1,6 +1,7 @@
-# The CTest tests of an operator (names fixed by SPEC section 8) and the
-# project's forge.build fixture, which builds what they run so that
-# `cmake --preset X && ctest --preset X` never measures a stale binary.
+# The CTest tests of an operator (fixed names that users and dashboards match
+# on, listed in cmake/README.md) and the project's forge.build fixture, which
+# builds what they run so that `cmake --preset X && ctest --preset X` never
+# measures a stale binary.
 include_guard(GLOBAL)
 
 # forge.<name>.bench, .prep, .credit and, with a gate, .gate.

@@ -1,7 +1,7 @@
 # Configure-time validation: every registered contract is checked by one
 # `forge check` process at the end of configure, together with the static
-# card checks (SPEC section 8), and any refusal stops configure with every
-# finding printed as `file:line:col: error[code]: message`.
+# card checks (prep-step-missing, prep-uses-student), and any refusal stops
+# configure with every finding printed as `file:line:col: error[code]: message`.
 include_guard(GLOBAL)
 
 # Records a finding of a static card check, printed with the contracts' findings.

@@ -1,4 +1,5 @@
-// Exit codes shared by the `forge` command and the benches (SPEC section 7).
+// Exit codes shared by the `forge` command and the benches (README.md and
+// cmake/README.md list them per command).
 #pragma once
 
 namespace forge::exit_code {

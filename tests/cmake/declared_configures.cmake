@@ -1,5 +1,5 @@
 # Once declared, the scaffolded card configures, and CTest sees its tests with
-# the fixtures, labels, skip codes and resource groups of SPEC section 8.
+# the fixtures, labels, skip codes and resource groups cmake/README.md lists.
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 set(source "${WORK_DIR}/consumer")

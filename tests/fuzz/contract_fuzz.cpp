@@ -2,7 +2,7 @@
 // warnings, both renderings), and a contract that passes through the prep check
 // and the credit against a fixed eval, so fuzzed kernel regexes get compiled
 // and matched. check_contract_text documents no exception: any escaping one is a
-// finding; so is a finding that breaks the SPEC's promises (checked below).
+// finding; so is a finding that breaks the documented promises (checked below).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -21,7 +21,7 @@
 
 namespace {
 
-// SPEC section 4: every code `forge check` may print.
+// Every code `forge check` may print (README.md's table).
 const std::set<std::string, std::less<>>& known_codes() {
     static const std::set<std::string, std::less<>> codes{
         "malformed", "contract-absent", "list-empty", "entry-duplicate", "entry-not-listed", "class-invalid",
@@ -61,7 +61,7 @@ const forge::EvalReport& fixed_report() {
 
 void hold_to_spec(const forge::ContractCheck& check) {
     for (const forge::Finding& f : check.findings) {
-        FORGE_FUZZ_INVARIANT(known_codes().contains(f.code), "a finding with a code the SPEC does not list");
+        FORGE_FUZZ_INVARIANT(known_codes().contains(f.code), "a finding with a code README.md does not list");
         FORGE_FUZZ_INVARIANT(!f.message.empty(), "a finding without a message");
         FORGE_FUZZ_INVARIANT(!f.location || (f.location->line >= 1 && f.location->column >= 1),
                              "a source location that is not 1-based");

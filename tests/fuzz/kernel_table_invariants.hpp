@@ -1,4 +1,4 @@
-// What every imported per-kernel table promises (SPEC section 6), whatever the
+// What every imported per-kernel table promises, whatever the
 // CSV held: one row per name, real launch counts and durations (negative ones
 // are refused), shares in [0, 100] that add up, a digest equal to the rows'
 // sum, and JSON that can be written.

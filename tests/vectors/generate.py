@@ -6,8 +6,8 @@
 REFERENCE_DIR is the folder holding the original Python rules and run_oracle.py
 (default: ../shared/reference relative to the repository). The script builds
 varied inputs from a fixed seed, asks run_oracle.py for the reference's answers,
-turns each answer into codes and subjects (SPEC.md sections 4 and 7) and writes
-one JSON Lines file per operation:
+turns each answer into codes and subjects (the stable codes, not the messages'
+wording) and writes one JSON Lines file per operation:
 
     findings.jsonl  window.toml texts -> findings (code, severity, subject)
     prep.jsonl      contract + prep block -> prep problems (code, subject, workloads)
@@ -15,7 +15,7 @@ one JSON Lines file per operation:
 
 Every expectation is the oracle's answer, changed only where reference/README.md
 documents a deliberate difference (each such case carries a "difference" note),
-plus the `unknown-key` warnings the oracle does not know about (SPEC section 4).
+plus the `unknown-key` warnings the oracle does not know about.
 The message -> code mapping is checked on every message: each one must match
 exactly one pattern, and the subject it yields must name something the parsed
 contract holds. --check regenerates in memory and fails when the committed files

@@ -148,7 +148,7 @@ bool model_holds(const json& vec) {
     return true;
 }
 
-// The case as one workload of an eval.json (SPEC section 5).
+// The case as one workload of an eval.json, the bench's report.
 std::string eval_text(const json& vec) {
     const json workload = {
         {"name", "w0"},

@@ -1,5 +1,6 @@
 // The contract's rules: why a parsed contract cannot anchor a run (errors, in
-// both directions) and what it cannot yet price (warnings). SPEC section 4.
+// both directions) and what it cannot yet price (warnings). README.md lists
+// the codes.
 #pragma once
 
 #include <vector>

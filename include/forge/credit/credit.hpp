@@ -23,7 +23,7 @@ namespace forge {
 // before a credit read off that table is refused as unreconciled.
 inline constexpr double coverage_band = 0.20;
 
-// Why a credit is not usable (SPEC section 7).
+// Why a credit is not usable: stable codes that reports and dashboards match on.
 namespace credit_code {
 inline constexpr std::string_view table_missing = "table-missing";
 inline constexpr std::string_view regex_unmatched = "regex-unmatched";

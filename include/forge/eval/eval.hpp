@@ -1,4 +1,4 @@
-// The bench's report, `eval.json` (SPEC section 5), read into what the checks
+// The bench's report, `eval.json` (the harness writes it), read into what the checks
 // use. Reading is lenient exactly where the reference is (a kernel row's
 // time_ns that is missing or not a number counts 0, a name is Python's str() of
 // whatever is there, a profiler digest that is not an object is no digest) and

@@ -18,7 +18,7 @@
 
 namespace forge {
 
-// Problem codes (SPEC section 7); tests and dashboards match on them.
+// Problem codes: stable, tests and dashboards match on them.
 namespace prep_code {
 inline constexpr std::string_view unreported = "prep-unreported";     // subject: none
 inline constexpr std::string_view mutated = "prep-mutated";           // subject: the mutated names, ", "-joined
