@@ -69,9 +69,9 @@ public:
     virtual void synchronize() = 0;
 
     virtual void flush_cache() = 0;
-    // Milliseconds of one call by the backend's clock (CUDA: events). The window
-    // ends when all of the call's work has: everything it left running is finished
-    // before this returns.
+    // Milliseconds of one call by the backend's clock. HOST: from the call to its
+    // return. CUDA: events, the window ending device-wide; everything the call left
+    // on the device has finished before this returns.
     [[nodiscard]] virtual double time_call(const std::function<void()>& call) = 0;
     // Milliseconds of `count` calls issued back to back.
     [[nodiscard]] virtual double time_calls(const std::function<void()>& call, int count) = 0;
