@@ -99,7 +99,9 @@ public:
                     fail(top / "correctness" / "passed", "is " + describe(*passed) + ", expected true or false");
                 report.correctness_passed = passed->get<bool>();
             }
+            report.problems = messages(*correctness, top / "correctness", "problems");
         }
+        report.notices = messages(root, top, "notices");
         json* performance = root.contains("performance") ? &root["performance"] : nullptr;
         if (!performance || performance->is_null()) return report;
         const KeyPath perf = top / "performance";
@@ -142,6 +144,29 @@ private:
             out.reference.profiler = digest(*profiler, at / "profiler", "reference");
             out.student.profiler = digest(*profiler, at / "profiler", "student");
         }
+        if (const json* changed = object_member(value, at, "kernel_set_changed",
+                                                "an object {\"reference\": true|false|null, \"student\": ...}")) {
+            out.reference.kernel_set_changed = flag(*changed, at / "kernel_set_changed", "reference");
+            out.student.kernel_set_changed = flag(*changed, at / "kernel_set_changed", "student");
+        }
+        return out;
+    }
+
+    std::optional<bool> flag(const json& object, const KeyPath& at, std::string_view key) const {
+        const json* value = member(object, key);
+        if (!value) return std::nullopt;
+        if (!value->is_boolean()) fail(at / key, "is " + describe(*value) + ", expected true, false or null");
+        return value->get<bool>();
+    }
+
+    // An array of messages for people; an entry that is not a string is kept as its str().
+    std::vector<std::string> messages(const json& object, const KeyPath& at, std::string_view key) const {
+        std::vector<std::string> out;
+        const json* value = member(object, key);
+        if (!value) return out;
+        if (!value->is_array()) fail(at / key, "is " + describe(*value) + ", expected an array of messages");
+        out.reserve(value->size());
+        for (const json& entry : *value) out.push_back(python_str(entry));
         return out;
     }
 

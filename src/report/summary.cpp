@@ -49,6 +49,24 @@ void hold_to_contract(OperatorSummary& row, const EvalReport& eval) {
     }
 }
 
+// What the bench caught or flagged, so a ratio is never read without it.
+void note_bench_findings(OperatorSummary& row, const EvalReport& eval) {
+    if (!eval.problems.empty()) {
+        std::string note = "bench: " + eval.problems.front();
+        if (eval.problems.size() > 1) note += " (and " + std::to_string(eval.problems.size() - 1) + " more problem(s))";
+        row.notes.push_back(std::move(note));
+    }
+    for (const Side side : {Side::reference, Side::student}) {
+        std::string workloads;
+        for (const WorkloadReading& w : eval.workloads) {
+            if (w.side(side).kernel_set_changed.value_or(false)) workloads += (workloads.empty() ? "" : ", ") + w.name;
+        }
+        if (workloads.empty()) continue;
+        row.notes.push_back("the " + std::string(to_string(side)) + "'s kernel set changed between samples (" +
+                            workloads + "): its per-kernel table, and any credit, describe only the profiled call");
+    }
+}
+
 std::vector<std::string> cells_of(const OperatorSummary& row) {
     return {row.name,
             row.backend.empty() ? "-" : row.backend,
@@ -106,6 +124,7 @@ OperatorSummary summarize_eval(const std::string& eval_path) {
     row.student_ms = eval->student_ms;
     row.raw_ratio = eval->ratio;
     row.correctness = correctness_of(*eval);
+    note_bench_findings(row, *eval);
     hold_to_contract(row, *eval);
     return row;
 }

@@ -43,7 +43,10 @@ double cpu_seconds_since(std::clock_t start) { return static_cast<double>(std::c
 forge::SideReading side(std::vector<std::pair<std::string, double>> rows) {
     forge::KernelTable table;
     for (auto& [name, time_ns] : rows) table.kernels.push_back({std::move(name), 1, time_ns, 0.0});
-    return {1.0, std::move(table), std::nullopt};
+    forge::SideReading reading;
+    reading.ms = 1.0;
+    reading.kernels = std::move(table);
+    return reading;
 }
 
 }  // namespace

@@ -32,7 +32,11 @@ forge::KernelTable table(std::vector<std::pair<std::string, double>> rows) {
 
 forge::SideReading side(std::optional<forge::KernelTable> kernels, std::optional<double> ms = 1.0,
                         std::optional<forge::ProfilerDigest> profiler = std::nullopt) {
-    return {ms, std::move(kernels), profiler};
+    forge::SideReading reading;
+    reading.ms = ms;
+    reading.kernels = std::move(kernels);
+    reading.profiler = profiler;
+    return reading;
 }
 
 forge::ProfilerDigest digest(double total_ns, std::int64_t calls = 1) { return {total_ns, calls}; }

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -264,4 +266,36 @@ BOOST_AUTO_TEST_CASE(a_30_megabyte_eval_reads) {
     // Linear: about 2 s in a release build, 20 s under the sanitizers; a parse
     // that rescans containers as they close takes minutes.
     BOOST_TEST(cpu_seconds < 60.0);
+}
+
+BOOST_AUTO_TEST_CASE(what_the_bench_caught_and_flagged_is_read) {
+    const forge::EvalReport eval = forge::parse_eval(R"({
+        "correctness": {"passed": false, "problems": ["late work", 7]},
+        "notices": ["kernel set changed"],
+        "performance": {"workloads": [
+            {"name": "w0", "kernel_set_changed": {"reference": false, "student": true}},
+            {"name": "w1", "kernel_set_changed": {"reference": null}},
+            {"name": "w2"}]}})",
+                                                     "eval.json");
+    BOOST_TEST((eval.problems == std::vector<std::string>{"late work", "7"}));
+    BOOST_TEST((eval.notices == std::vector<std::string>{"kernel set changed"}));
+    BOOST_REQUIRE(eval.workloads.size() == 3u);
+    BOOST_TEST(eval.workloads[0].reference.kernel_set_changed.value() == false);
+    BOOST_TEST(eval.workloads[0].student.kernel_set_changed.value() == true);
+    // null or absent: the bench could not observe it.
+    BOOST_TEST(!eval.workloads[1].reference.kernel_set_changed.has_value());
+    BOOST_TEST(!eval.workloads[1].student.kernel_set_changed.has_value());
+    BOOST_TEST(!eval.workloads[2].student.kernel_set_changed.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_kernel_set_flag_that_is_not_a_boolean_names_its_key) {
+    const forge::EvalError error = parse_error(
+        R"({"performance": {"workloads": [{"name": "w0", "kernel_set_changed": {"student": "yes"}}]}})");
+    BOOST_TEST(error.key == "performance.workloads[0].kernel_set_changed.student");
+    BOOST_TEST(std::string(error.what()).find("expected true, false or null") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(problems_that_are_not_an_array_name_their_key) {
+    const forge::EvalError error = parse_error(R"({"correctness": {"passed": false, "problems": "late work"}})");
+    BOOST_TEST(error.key == "correctness.problems");
 }

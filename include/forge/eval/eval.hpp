@@ -43,6 +43,9 @@ struct SideReading {
     std::optional<double> ms;                // the timed reading
     std::optional<KernelTable> kernels;      // absent: no table on record; an empty table has no rows
     std::optional<ProfilerDigest> profiler;  // absent when the eval has none (or an empty one)
+    // "kernel_set_changed.<side>": a timed sample ran other kernels than the
+    // profiled call; absent when the bench could not observe it.
+    std::optional<bool> kernel_set_changed;
 };
 
 struct WorkloadReading {
@@ -59,6 +62,8 @@ struct EvalReport {
     std::optional<std::string> backend;        // "backend": "cuda" | "host"
     std::optional<std::string> contract;       // "contract": the window.toml the bench ran under
     std::optional<bool> correctness_passed;    // "correctness.passed"
+    std::vector<std::string> problems;         // "correctness.problems": what the bench caught
+    std::vector<std::string> notices;          // "notices": what it flagged without failing
     nlohmann::json prep;                       // "performance.prep" as written; null when absent
     std::optional<double> reference_ms;        // "performance.reference_ms"
     std::optional<double> student_ms;          // "performance.student_ms"

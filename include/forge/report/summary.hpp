@@ -27,7 +27,7 @@ struct OperatorSummary {
     std::optional<double> credited_ratio;
     std::string prep;         // "held", "not needed", "2 problems", "no contract", "contract refused", ...
     std::string correctness;  // "passed", "FAILED", "not reported", "not run"
-    std::vector<std::string> notes;  // why a figure is missing
+    std::vector<std::string> notes;  // why a figure is missing; what the bench caught or flagged
 
     [[nodiscard]] bool healthy() const noexcept;  // ran, correct, prep held or not needed
 };
