@@ -1,7 +1,9 @@
 // The bench of @FORGE_OPERATOR@: its workloads, their inputs, and each side's
-// timed call, launched on io.stream() (the stream the harness times). The harness
-// hands each call exactly the tensors window.toml declares for its side (in
-// device memory), checks the outputs against each other and writes eval.json.
+// timed call, launched on io.stream() (where the harness's window starts; it ends
+// device-wide, but work on a stream of your own made with cudaStreamNonBlocking
+// fails the run unless io.stream() waits for it). The harness hands each call
+// exactly the tensors window.toml declares for its side (in device memory), checks
+// the outputs against each other and writes eval.json.
 #include <vector>
 
 #include <forge/bench/bench.hpp>
