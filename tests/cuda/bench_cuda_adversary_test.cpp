@@ -6,7 +6,6 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
-#include <initializer_list>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -15,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "adversary_kernels.hpp"
+#include "bench_add_operator.hpp"
 #include "forge/bench/bench.hpp"
 #include "forge/bench/run.hpp"
 #include "forge/contract/contract.hpp"
@@ -38,7 +38,7 @@ void check(cudaError_t error, const std::string& what) {
 const float* in(fb::Io& io, const char* name) { return io.in(name).data<float>(); }
 
 // c = a + b on the harness's stream: the reference, and the honest student.
-void add(fb::Io& io) {
+void add_on_device(fb::Io& io) {
     fb::Tensor& c = io.out("c");
     adversary::add(in(io, "a"), in(io, "b"), c.data<float>(), c.numel(), io.stream());
 }
@@ -51,7 +51,7 @@ fb::Bench add_bench(fb::Call student, bool with_prep = false) {
         rng.normal(inputs.add("b", {w["n"]}, fb::DType::fp32));
     });
     b.outputs([](const fb::Workload& w) { return std::vector<fb::TensorSpec>{{"c", {w["n"]}, fb::DType::fp32}}; });
-    b.reference(add);
+    b.reference(add_on_device);
     b.student(std::move(student));
     if (with_prep) {
         // s = a, produced on the device outside every window and handed to both sides.
@@ -65,44 +65,6 @@ fb::Bench add_bench(fb::Call student, bool with_prep = false) {
     return b;
 }
 
-forge::WindowContract contract(bool with_prep = false) {
-    forge::WindowContract c;
-    c.reference_inputs = {"a", "b"};
-    c.student_inputs = {"a", "b"};
-    c.reference_outputs = {"c"};
-    c.student_outputs = {"c"};
-    if (with_prep) {
-        c.reference_inputs.push_back("s");
-        c.student_inputs.push_back("s");
-        forge::Asymmetry s;
-        s.kind = forge::Kind::ref_input;
-        s.name = "s";
-        s.cls = "symmetrize";
-        s.produced_by = "prep";
-        s.shape = std::vector<std::int64_t>{n};
-        s.dtype = "fp32";
-        s.index = 1;
-        c.asymmetries.push_back(s);
-    }
-    return c;
-}
-
-fb::RunResult run(const fb::Bench& bench, const forge::WindowContract& c) {
-    fb::RunOptions options;
-    options.operator_name = "add";
-    options.quick = true;
-    return fb::run(bench, c, options);
-}
-
-bool any_has(const std::vector<std::string>& messages, std::initializer_list<std::string> texts) {
-    for (const std::string& message : messages) {
-        bool all = true;
-        for (const std::string& text : texts) all = all && message.find(text) != std::string::npos;
-        if (all) return true;
-    }
-    return false;
-}
-
 // Each student is a few lines; these say what went wrong when a check fails.
 std::string listed(const std::vector<std::string>& messages) {
     std::string text;
@@ -113,7 +75,7 @@ std::string listed(const std::vector<std::string>& messages) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(an_honest_student_passes_without_notices) {
-    const fb::RunResult result = run(add_bench(add), contract());
+    const fb::RunResult result = quick_run(add_bench(add_on_device), add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::ok, "problems:" << listed(result.problems));
     BOOST_TEST(result.problems.empty());
     BOOST_TEST(result.notices.empty(), "notices:" << listed(result.notices));
@@ -131,26 +93,26 @@ BOOST_AUTO_TEST_CASE(an_honest_student_passes_without_notices) {
 BOOST_AUTO_TEST_CASE(outputs_kept_from_an_earlier_call_are_caught) {
     // Writes only the elements that still hold the poison; the correctness calls,
     // which start from poison, pass, and every later call returns what the last left.
-    const fb::RunResult result = run(add_bench([](fb::Io& io) {
+    const fb::RunResult result = quick_run(add_bench([](fb::Io& io) {
                                          fb::Tensor& c = io.out("c");
                                          adversary::add_where_unwritten(in(io, "a"), in(io, "b"), c.data<float>(),
                                                                         c.numel(), io.stream());
                                      }),
-                                     contract());
+                                     add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_has(result.problems, {"workload 'w0'", "student's timed call", "'c'", "outputs cached between calls"}),
                "problems:" << listed(result.problems));
 }
 
 BOOST_AUTO_TEST_CASE(a_call_that_changes_a_prep_tensor_is_caught) {
-    const fb::RunResult result = run(add_bench(
+    const fb::RunResult result = quick_run(add_bench(
                                          [](fb::Io& io) {
-                                             add(io);
+                                             add_on_device(io);
                                              // Scribbles on the prep tensor it was handed read-only.
                                              adversary::increment(const_cast<float*>(in(io, "s")), 0, io.stream());
                                          },
                                          true),
-                                     contract(true));
+                                     add_contract(n));
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_has(result.problems, {"student's call changed the prep tensor 's'"}),
                "problems:" << listed(result.problems));
@@ -158,34 +120,34 @@ BOOST_AUTO_TEST_CASE(a_call_that_changes_a_prep_tensor_is_caught) {
 }
 
 BOOST_AUTO_TEST_CASE(reading_an_undeclared_tensor_fails_the_run) {
-    const fb::RunResult result = run(add_bench([](fb::Io& io) {
+    const fb::RunResult result = quick_run(add_bench([](fb::Io& io) {
                                          (void)io.in("precomputed_c");
-                                         add(io);
+                                         add_on_device(io);
                                      }),
-                                     contract());
+                                     add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_has(result.problems, {"'precomputed_c'", "student"}), "problems:" << listed(result.problems));
 }
 
 BOOST_AUTO_TEST_CASE(a_write_past_the_end_of_an_output_fails_the_run) {
     // One element too many: inside cudaMalloc's rounding, so the device would not fault.
-    const fb::RunResult result = run(add_bench([](fb::Io& io) {
-                                         add(io);
+    const fb::RunResult result = quick_run(add_bench([](fb::Io& io) {
+                                         add_on_device(io);
                                          fb::Tensor& c = io.out("c");
                                          adversary::store(c.data<float>(), c.numel(), 0.0F, io.stream());
                                      }),
-                                     contract());
+                                     add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_has(result.problems, {"workload 'w0'", "student's call wrote past the end of output 'c'"}),
                "problems:" << listed(result.problems));
 }
 
 BOOST_AUTO_TEST_CASE(a_write_before_the_start_of_an_input_copy_fails_the_run) {
-    const fb::RunResult result = run(add_bench([](fb::Io& io) {
-                                         add(io);
+    const fb::RunResult result = quick_run(add_bench([](fb::Io& io) {
+                                         add_on_device(io);
                                          adversary::store(const_cast<float*>(in(io, "b")), -1, 1.0F, io.stream());
                                      }),
-                                     contract());
+                                     add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_has(result.problems, {"student's call wrote before the start of input 'b'"}),
                "problems:" << listed(result.problems));
@@ -195,15 +157,15 @@ BOOST_AUTO_TEST_CASE(a_kernel_set_that_changes_between_samples_is_flagged_not_fa
     // Every other call also launches other_path_kernel: whichever call is profiled,
     // its table hides part of what some timed calls ran.
     int calls = 0;
-    const fb::RunResult result = run(add_bench([&calls](fb::Io& io) {
-                                         add(io);
+    const fb::RunResult result = quick_run(add_bench([&calls](fb::Io& io) {
+                                         add_on_device(io);
                                          if (++calls % 2 == 0) {
                                              fb::Tensor& c = io.out("c");
                                              adversary::add_other_path(in(io, "a"), in(io, "b"), c.data<float>(),
                                                                        c.numel(), io.stream());
                                          }
                                      }),
-                                     contract());
+                                     add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::ok, "problems:" << listed(result.problems));
     BOOST_TEST_REQUIRE(result.eval["performance"]["workloads"].size() == 3u);
     for (const json& w : result.eval["performance"]["workloads"]) {
@@ -263,7 +225,7 @@ BOOST_AUTO_TEST_CASE(work_left_running_on_a_non_blocking_stream_fails_the_run) {
     fb::RunResult result;
     {
         OwnStreamStudent student(cudaStreamNonBlocking);
-        result = run(add_bench([&student](fb::Io& io) { student(io); }), contract());
+        result = quick_run(add_bench([&student](fb::Io& io) { student(io); }), add_contract());
     }
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_has(result.problems, {"student's", "left work running after its window ended", "late_add_kernel"}),
@@ -276,7 +238,7 @@ BOOST_AUTO_TEST_CASE(work_on_a_blocking_stream_of_its_own_is_inside_the_window) 
     fb::RunResult result;
     {
         OwnStreamStudent student(cudaStreamDefault);
-        result = run(add_bench([&student](fb::Io& io) { student(io); }), contract());
+        result = quick_run(add_bench([&student](fb::Io& io) { student(io); }), add_contract());
     }
     BOOST_TEST(result.exit_code == forge::exit_code::ok, "problems:" << listed(result.problems));
     BOOST_TEST(result.problems.empty());

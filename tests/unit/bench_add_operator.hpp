@@ -1,14 +1,64 @@
 // The harness tests' operator: c = a + b on n floats, the smallest one with
-// inputs and an output.
+// inputs and an output; its contract, and what the tests ask of a run. Shared by
+// the HOST harness, CLI and adversary tests and the CUDA adversary tests.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
 
 #include "forge/bench/bench.hpp"
+#include "forge/bench/run.hpp"
+#include "forge/contract/contract.hpp"
 
+// c = a + b on the host.
 inline void add(forge::bench::Io& io) {
     const auto a = io.in("a").span<const float>();
     const auto b = io.in("b").span<const float>();
     auto c = io.out("c").span<float>();
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
+}
+
+// Both sides take a and b and give c. With `prep_n`, both also receive `s`, n
+// floats that the prep step produces (a symmetrize entry).
+inline forge::WindowContract add_contract(std::int64_t prep_n = 0) {
+    forge::WindowContract c;
+    c.reference_inputs = {"a", "b"};
+    c.student_inputs = {"a", "b"};
+    c.reference_outputs = {"c"};
+    c.student_outputs = {"c"};
+    if (prep_n > 0) {
+        c.reference_inputs.push_back("s");
+        c.student_inputs.push_back("s");
+        forge::Asymmetry s;
+        s.kind = forge::Kind::ref_input;
+        s.name = "s";
+        s.cls = "symmetrize";
+        s.produced_by = "prep";
+        s.shape = std::vector<std::int64_t>{prep_n};
+        s.dtype = "fp32";
+        s.index = 1;
+        c.asymmetries.push_back(s);
+    }
+    return c;
+}
+
+// A quick run of operator "add", as the tests make them.
+inline forge::bench::RunResult quick_run(const forge::bench::Bench& bench, const forge::WindowContract& contract) {
+    forge::bench::RunOptions options;
+    options.operator_name = "add";
+    options.quick = true;
+    return forge::bench::run(bench, contract, options);
+}
+
+// Whether one message holds every text.
+inline bool any_has(const std::vector<std::string>& messages, std::initializer_list<std::string> texts) {
+    for (const std::string& message : messages) {
+        bool all = true;
+        for (const std::string& text : texts) all = all && message.find(text) != std::string::npos;
+        if (all) return true;
+    }
+    return false;
 }

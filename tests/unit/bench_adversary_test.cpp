@@ -46,59 +46,21 @@ fb::Bench add_bench(fb::Call student, bool with_prep = false) {
     return b;
 }
 
-forge::WindowContract contract(bool with_prep = false) {
-    forge::WindowContract c;
-    c.reference_inputs = {"a", "b"};
-    c.student_inputs = {"a", "b"};
-    c.reference_outputs = {"c"};
-    c.student_outputs = {"c"};
-    if (with_prep) {
-        c.reference_inputs.push_back("s");
-        c.student_inputs.push_back("s");
-        forge::Asymmetry s;
-        s.kind = forge::Kind::ref_input;
-        s.name = "s";
-        s.cls = "symmetrize";
-        s.produced_by = "prep";
-        s.shape = std::vector<std::int64_t>{256};
-        s.dtype = "fp32";
-        s.index = 1;
-        c.asymmetries.push_back(s);
-    }
-    return c;
-}
-
-fb::RunResult run(const fb::Bench& bench, const forge::WindowContract& c) {
-    fb::RunOptions options;
-    options.operator_name = "add";
-    options.quick = true;
-    return fb::run(bench, c, options);
-}
-
-bool any_has(const std::vector<std::string>& messages, std::initializer_list<std::string> texts) {
-    for (const std::string& message : messages) {
-        bool all = true;
-        for (const std::string& text : texts) all = all && message.find(text) != std::string::npos;
-        if (all) return true;
-    }
-    return false;
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(outputs_kept_from_an_earlier_call_are_caught) {
     // Works only when its output looks unwritten; otherwise returns what the last
     // call left there (the correctness calls, which start from poison, pass).
-    const fb::RunResult result = run(add_bench([](fb::Io& io) {
+    const fb::RunResult result = quick_run(add_bench([](fb::Io& io) {
                                          if (std::isnan(io.out("c").span<float>()[0])) add(io);
                                      }),
-                                     contract());
+                                     add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_has(result.problems, {"workload 'w0'", "student's", "'c'", "outputs cached between calls"}));
 }
 
 BOOST_AUTO_TEST_CASE(a_call_that_changes_a_prep_tensor_is_caught) {
-    const fb::RunResult result = run(add_bench(
+    const fb::RunResult result = quick_run(add_bench(
                                          [](fb::Io& io) {
                                              add(io);
                                              // Scribbles on the prep tensor it was handed read-only.
@@ -106,7 +68,7 @@ BOOST_AUTO_TEST_CASE(a_call_that_changes_a_prep_tensor_is_caught) {
                                              s[0] += 1.0F;
                                          },
                                          true),
-                                     contract(true));
+                                     add_contract(256));
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_has(result.problems, {"student's call changed the prep tensor 's'"}));
     BOOST_TEST(result.eval["performance"]["prep"]["mutated"] == json::array({"s"}));
@@ -114,33 +76,33 @@ BOOST_AUTO_TEST_CASE(a_call_that_changes_a_prep_tensor_is_caught) {
 
 BOOST_AUTO_TEST_CASE(reading_an_undeclared_tensor_fails_the_run) {
     // Asks for a tensor window.toml does not give the student.
-    const fb::RunResult result = run(add_bench([](fb::Io& io) {
+    const fb::RunResult result = quick_run(add_bench([](fb::Io& io) {
                                          (void)io.in("precomputed_c");
                                          add(io);
                                      }),
-                                     contract());
+                                     add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_has(result.problems, {"'precomputed_c'", "student"}));
 }
 
 BOOST_AUTO_TEST_CASE(a_write_past_the_end_of_an_output_fails_the_run) {
     // One element too many: inside the allocator's rounding, so nothing else would notice.
-    const fb::RunResult result = run(add_bench([](fb::Io& io) {
+    const fb::RunResult result = quick_run(add_bench([](fb::Io& io) {
                                          add(io);
                                          fb::Tensor& c = io.out("c");
                                          c.data<float>()[c.numel()] = 0.0F;
                                      }),
-                                     contract());
+                                     add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_has(result.problems, {"workload 'w0'", "student's call wrote past the end of output 'c'"}));
 }
 
 BOOST_AUTO_TEST_CASE(a_write_before_the_start_of_an_input_copy_fails_the_run) {
-    const fb::RunResult result = run(add_bench([](fb::Io& io) {
+    const fb::RunResult result = quick_run(add_bench([](fb::Io& io) {
                                          add(io);
                                          const_cast<float*>(io.in("b").data<float>())[-1] = 1.0F;
                                      }),
-                                     contract());
+                                     add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_has(result.problems, {"student's call wrote before the start of input 'b'"}));
 }
@@ -196,7 +158,7 @@ private:
 
 BOOST_AUTO_TEST_CASE(outputs_left_to_a_thread_that_finishes_after_return_are_caught) {
     DeferringStudent student;
-    const fb::RunResult result = run(add_bench([&student](fb::Io& io) { student(io); }), contract());
+    const fb::RunResult result = quick_run(add_bench([&student](fb::Io& io) { student(io); }), add_contract());
     student.abandon();
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     // Each timed call is checked against the student's own untimed call when it returns.
@@ -207,14 +169,14 @@ BOOST_AUTO_TEST_CASE(a_kernel_set_that_changes_between_samples_is_flagged_not_fa
     // Every other call takes a path the profiled call may not: its table would
     // then hide part of what the timed calls ran.
     int calls = 0;
-    const fb::RunResult result = run(add_bench([&calls](fb::Io& io) {
+    const fb::RunResult result = quick_run(add_bench([&calls](fb::Io& io) {
                                          const fb::region whole{"add"};
                                          if (++calls % 2 == 0) {
                                              const fb::region other{"other_path"};
                                          }
                                          add(io);
                                      }),
-                                     contract());
+                                     add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::ok);
     BOOST_TEST_REQUIRE(result.eval["performance"]["workloads"].size() == 3u);
     for (const json& w : result.eval["performance"]["workloads"]) {
@@ -227,11 +189,11 @@ BOOST_AUTO_TEST_CASE(a_kernel_set_that_changes_between_samples_is_flagged_not_fa
 }
 
 BOOST_AUTO_TEST_CASE(a_kernel_set_that_stays_the_same_is_not_flagged) {
-    const fb::RunResult result = run(add_bench([](fb::Io& io) {
+    const fb::RunResult result = quick_run(add_bench([](fb::Io& io) {
                                          const fb::region whole{"add"};
                                          add(io);
                                      }),
-                                     contract());
+                                     add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::ok);
     for (const json& w : result.eval["performance"]["workloads"]) {
         BOOST_TEST(w["kernel_set_changed"]["student"] == false, w["name"]);

@@ -37,34 +37,6 @@ fb::Bench add_bench(std::size_t workloads = 3) {
     return b;
 }
 
-forge::WindowContract symmetric_contract() {
-    forge::WindowContract c;
-    c.reference_inputs = {"a", "b"};
-    c.student_inputs = {"a", "b"};
-    c.reference_outputs = {"c"};
-    c.student_outputs = {"c"};
-    return c;
-}
-
-// Both sides also receive `s`, which the prep step produces (s = 2a).
-forge::WindowContract prep_contract() {
-    forge::WindowContract c;
-    c.reference_inputs = {"a", "b", "s"};
-    c.student_inputs = {"a", "b", "s"};
-    c.reference_outputs = {"c"};
-    c.student_outputs = {"c"};
-    forge::Asymmetry s;
-    s.kind = forge::Kind::ref_input;
-    s.name = "s";
-    s.cls = "symmetrize";
-    s.produced_by = "prep";
-    s.shape = std::vector<std::int64_t>{256};
-    s.dtype = "fp32";
-    s.index = 1;
-    c.asymmetries.push_back(s);
-    return c;
-}
-
 void add_with_s(fb::Io& io) {
     const auto s = io.in("s").span<const float>();
     const auto b = io.in("b").span<const float>();
@@ -92,13 +64,6 @@ fb::Bench prep_bench() {
     return b;
 }
 
-fb::RunResult run(const fb::Bench& bench, const forge::WindowContract& contract) {
-    fb::RunOptions options;
-    options.operator_name = "add";
-    options.quick = true;
-    return fb::run(bench, contract, options);
-}
-
 bool any_problem_has(const fb::RunResult& result, std::initializer_list<std::string> texts) {
     for (const std::string& problem : result.problems) {
         bool all = true;
@@ -111,7 +76,7 @@ bool any_problem_has(const fb::RunResult& result, std::initializer_list<std::str
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(a_symmetric_run_reports_every_key_of_eval_json) {
-    const fb::RunResult result = run(add_bench(), symmetric_contract());
+    const fb::RunResult result = quick_run(add_bench(), add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::ok);
     const json& e = result.eval;
     BOOST_TEST(e["schema_version"] == 1);
@@ -149,7 +114,7 @@ BOOST_AUTO_TEST_CASE(a_symmetric_run_reports_every_key_of_eval_json) {
 }
 
 BOOST_AUTO_TEST_CASE(fewer_than_three_workloads_is_refused) {
-    const fb::RunResult result = run(add_bench(2), symmetric_contract());
+    const fb::RunResult result = quick_run(add_bench(2), add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::usage);
     BOOST_TEST(any_problem_has(result, {"2 workload(s)", "at least 3"}));
     BOOST_TEST(result.eval.is_null());  // nothing ran
@@ -161,7 +126,7 @@ BOOST_AUTO_TEST_CASE(asking_for_an_undeclared_tensor_is_an_error_naming_it_and_t
         (void)io.in("mean");
         add(io);
     });
-    const fb::RunResult result = run(bench, symmetric_contract());
+    const fb::RunResult result = quick_run(bench, add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_problem_has(result, {"'mean'", "student", "[student].inputs", "a, b"}));
     BOOST_TEST(result.eval["correctness"]["passed"] == false);
@@ -169,7 +134,7 @@ BOOST_AUTO_TEST_CASE(asking_for_an_undeclared_tensor_is_an_error_naming_it_and_t
 }
 
 BOOST_AUTO_TEST_CASE(an_output_the_side_does_not_declare_is_refused_too) {
-    forge::WindowContract contract = symmetric_contract();
+    forge::WindowContract contract = add_contract();
     contract.reference_outputs = {"c", "d"};
     forge::Asymmetry d;
     d.kind = forge::Kind::ref_output;
@@ -184,7 +149,7 @@ BOOST_AUTO_TEST_CASE(an_output_the_side_does_not_declare_is_refused_too) {
         add(io);
         io.out("d").span<float>()[0] = 1.0F;  // only the reference declares d
     });
-    const fb::RunResult result = run(bench, contract);
+    const fb::RunResult result = quick_run(bench, contract);
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_problem_has(result, {"output 'd'", "[student].outputs"}));
 }
@@ -195,7 +160,7 @@ BOOST_AUTO_TEST_CASE(an_output_mismatch_fails_the_run) {
         add(io);
         io.out("c").span<float>()[7] += 0.5F;
     });
-    const fb::RunResult result = run(bench, symmetric_contract());
+    const fb::RunResult result = quick_run(bench, add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(result.eval["correctness"]["passed"] == false);
     const json& c = result.eval["correctness"]["outputs"]["c"];
@@ -208,7 +173,7 @@ BOOST_AUTO_TEST_CASE(an_output_mismatch_fails_the_run) {
 BOOST_AUTO_TEST_CASE(an_output_the_student_never_writes_fails) {
     fb::Bench bench = add_bench();
     bench.student([](fb::Io& io) { (void)io.out("c"); });
-    const fb::RunResult result = run(bench, symmetric_contract());
+    const fb::RunResult result = quick_run(bench, add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(result.eval["correctness"]["outputs"]["c"]["passed"] == false);
 }
@@ -223,7 +188,7 @@ BOOST_AUTO_TEST_CASE(a_student_returning_outputs_cached_from_its_first_call_is_c
         }
         std::copy(cache.begin(), cache.end(), c.begin());
     });
-    const fb::RunResult result = run(bench, symmetric_contract());
+    const fb::RunResult result = quick_run(bench, add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(result.eval["correctness"]["passed"] == false);
 }
@@ -240,7 +205,7 @@ BOOST_AUTO_TEST_CASE(a_student_that_starts_caching_inside_the_timed_samples_is_c
         }
         std::copy(cache.begin(), cache.end(), c.begin());
     });
-    const fb::RunResult result = run(bench, symmetric_contract());
+    const fb::RunResult result = quick_run(bench, add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(result.eval["correctness"]["outputs"]["c"]["passed"] == true);  // the untimed calls were right
     BOOST_TEST(result.eval["correctness"]["passed"] == false);
@@ -258,7 +223,7 @@ BOOST_AUTO_TEST_CASE(the_prep_step_runs_before_any_call_and_is_reported) {
         events.push_back("call " + io.workload().name);
         add_with_s(io);
     });
-    const fb::RunResult result = run(bench, prep_contract());
+    const fb::RunResult result = quick_run(bench, add_contract(256));
     BOOST_TEST(result.exit_code == forge::exit_code::ok);
     // Per workload: both input variants' prep, then every call.
     for (const std::string workload : {"w0", "w1", "w2"}) {
@@ -286,7 +251,7 @@ BOOST_AUTO_TEST_CASE(prep_work_stays_out_of_the_per_kernel_tables) {
         fb::region r{"prep_doubling"};
         double_a(io);
     });
-    const fb::RunResult result = run(bench, prep_contract());
+    const fb::RunResult result = quick_run(bench, add_contract(256));
     for (const json& w : result.eval["performance"]["workloads"]) {
         for (const char* side : {"reference", "student"}) {
             for (const json& row : w["kernels"][side]) BOOST_TEST(row["name"] != "prep_doubling");
@@ -301,7 +266,7 @@ BOOST_AUTO_TEST_CASE(a_call_that_changes_a_prep_tensor_is_reported_as_mutated) {
         // Writing through the read-only view: what a careless in-place kernel does.
         const_cast<float*>(io.in("s").data<float>())[0] += 1.0F;
     });
-    const fb::RunResult result = run(bench, prep_contract());
+    const fb::RunResult result = quick_run(bench, add_contract(256));
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(result.eval["performance"]["prep"]["mutated"] == json::array({"s"}));
     BOOST_TEST(result.eval["performance"]["prep"]["workloads"][2]["mutated"] == json::array({"s"}));
@@ -317,7 +282,7 @@ BOOST_AUTO_TEST_CASE(a_symmetrized_input_made_outside_the_prep_step_is_a_problem
         fb::Tensor& s = in.add("s", {w["n"]}, fb::DType::fp32);
         for (std::size_t i = 0; i < s.span<float>().size(); ++i) s.span<float>()[i] = 2.0F * in.at("a").span<float>()[i];
     });
-    const fb::RunResult result = run(bench, prep_contract());
+    const fb::RunResult result = quick_run(bench, add_contract(256));
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_problem_has(result, {"'s'", "no prep step"}));
 }
@@ -333,7 +298,7 @@ BOOST_AUTO_TEST_CASE(host_tables_show_marked_regions_and_the_unmarked_rest) {
         fb::region r{"add"};
         add(io);
     });
-    const fb::RunResult result = run(bench, symmetric_contract());
+    const fb::RunResult result = quick_run(bench, add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::ok);
     for (const json& w : result.eval["performance"]["workloads"]) {
         const json& rows = w["kernels"]["student"];
@@ -364,7 +329,7 @@ BOOST_AUTO_TEST_CASE(the_eval_file_is_written_when_asked) {
     options.operator_name = "add";
     options.quick = true;
     options.eval_path = dir / "eval.json";
-    const fb::RunResult result = fb::run(add_bench(), symmetric_contract(), options);
+    const fb::RunResult result = fb::run(add_bench(), add_contract(), options);
     std::ifstream in(options.eval_path);
     const json read = json::parse(in);
     BOOST_TEST(read == result.eval);
@@ -379,7 +344,7 @@ BOOST_AUTO_TEST_CASE(an_empty_call_reads_near_zero) {
     fb::Bench bench = add_bench();
     bench.reference([](fb::Io&) {});
     bench.student([](fb::Io&) {});
-    const fb::RunResult result = run(bench, symmetric_contract());  // fails correctness: only the times matter
+    const fb::RunResult result = quick_run(bench, add_contract());  // fails correctness: only the times matter
     for (const json& w : result.eval["performance"]["workloads"]) {
         for (const char* side : {"reference", "student"}) {
             const double median_ns = w["samples"][side]["median_ms"].get<double>() * 1e6;
