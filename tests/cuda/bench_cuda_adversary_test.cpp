@@ -46,11 +46,7 @@ void add_on_device(fb::Io& io) {
 fb::Bench add_bench(fb::Call student, bool with_prep = false) {
     fb::Bench b{fb::Backend::cuda};
     for (int i = 0; i < 3; ++i) b.workload("w" + std::to_string(i), {{"n", n}}, 20 + i);
-    b.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& inputs) {
-        rng.normal(inputs.add("a", {w["n"]}, fb::DType::fp32));
-        rng.normal(inputs.add("b", {w["n"]}, fb::DType::fp32));
-    });
-    b.outputs([](const fb::Workload& w) { return std::vector<fb::TensorSpec>{{"c", {w["n"]}, fb::DType::fp32}}; });
+    add_tensors(b);
     b.reference(add_on_device);
     b.student(std::move(student));
     if (with_prep) {

@@ -21,6 +21,17 @@ inline void add(forge::bench::Io& io) {
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
 }
 
+// Every workload's tensors, by its parameter n: inputs a and b (n normal floats)
+// and output c (n floats).
+inline void add_tensors(forge::bench::Bench& bench) {
+    namespace fb = forge::bench;
+    bench.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
+        rng.normal(in.add("a", {w["n"]}, fb::DType::fp32));
+        rng.normal(in.add("b", {w["n"]}, fb::DType::fp32));
+    });
+    bench.outputs([](const fb::Workload& w) { return std::vector<fb::TensorSpec>{{"c", {w["n"]}, fb::DType::fp32}}; });
+}
+
 // Both sides take a and b and give c. With `prep_n`, both also receive `s`, n
 // floats that the prep step produces (a symmetrize entry).
 inline forge::WindowContract add_contract(std::int64_t prep_n = 0) {

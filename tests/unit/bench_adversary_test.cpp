@@ -28,11 +28,7 @@ namespace {
 fb::Bench add_bench(fb::Call student, bool with_prep = false) {
     fb::Bench b{fb::Backend::host};
     for (int i = 0; i < 3; ++i) b.workload("w" + std::to_string(i), {{"n", 256}}, 20 + i);
-    b.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
-        rng.normal(in.add("a", {w["n"]}, fb::DType::fp32));
-        rng.normal(in.add("b", {w["n"]}, fb::DType::fp32));
-    });
-    b.outputs([](const fb::Workload& w) { return std::vector<fb::TensorSpec>{{"c", {w["n"]}, fb::DType::fp32}}; });
+    add_tensors(b);
     b.reference(add);
     b.student(std::move(student));
     if (with_prep) {

@@ -27,11 +27,7 @@ const fs::path data_dir = fs::path(FORGE_TEST_DATA_DIR) / "bench";
 fb::Bench make_add(fb::Backend backend) {
     fb::Bench b{backend};
     b.workload("n64", {{"n", 64}}, 1).workload("n128", {{"n", 128}}, 2).workload("n256", {{"n", 256}}, 3);
-    b.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
-        rng.normal(in.add("a", {w["n"]}, fb::DType::fp32));
-        rng.normal(in.add("b", {w["n"]}, fb::DType::fp32));
-    });
-    b.outputs([](const fb::Workload& w) { return std::vector<fb::TensorSpec>{{"c", {w["n"]}, fb::DType::fp32}}; });
+    add_tensors(b);
     b.reference(add);
     b.student(add);
     return b;

@@ -27,11 +27,7 @@ fb::Bench add_bench(std::size_t workloads = 3) {
         const std::int64_t n = 256 << i;
         b.workload("n" + std::to_string(n), {{"n", n}}, i + 1);
     }
-    b.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
-        rng.normal(in.add("a", {w["n"]}, fb::DType::fp32));
-        rng.normal(in.add("b", {w["n"]}, fb::DType::fp32));
-    });
-    b.outputs([](const fb::Workload& w) { return std::vector<fb::TensorSpec>{{"c", {w["n"]}, fb::DType::fp32}}; });
+    add_tensors(b);
     b.reference(add);
     b.student(add);
     return b;
@@ -53,11 +49,7 @@ void double_a(fb::PrepIo& io) {
 fb::Bench prep_bench() {
     fb::Bench b{fb::Backend::host};
     for (int i = 0; i < 3; ++i) b.workload("w" + std::to_string(i), {{"n", 256}}, 10 + i);
-    b.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
-        rng.normal(in.add("a", {w["n"]}, fb::DType::fp32));
-        rng.normal(in.add("b", {w["n"]}, fb::DType::fp32));
-    });
-    b.outputs([](const fb::Workload& w) { return std::vector<fb::TensorSpec>{{"c", {w["n"]}, fb::DType::fp32}}; });
+    add_tensors(b);
     b.reference(add_with_s);
     b.student(add_with_s);
     b.prep(double_a);
