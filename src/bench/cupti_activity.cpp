@@ -26,14 +26,8 @@ constexpr CUpti_ActivityKind collected_kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT
 std::mutex records_mutex;
 std::vector<DeviceActivity> completed_records;
 
-std::string cupti_error(CUptiResult result) {
-    const char* text = nullptr;
-    cuptiGetResultString(result, &text);
-    return text != nullptr ? text : "unknown CUPTI error " + std::to_string(static_cast<int>(result));
-}
-
 void check(CUptiResult result, const char* what) {
-    if (result != CUPTI_SUCCESS) throw BenchError(std::string("CUPTI ") + what + " failed: " + cupti_error(result));
+    if (result != CUPTI_SUCCESS) throw BenchError(std::string("CUPTI ") + what + " failed: " + cupti_result_text(result));
 }
 
 // Named as nsys names them.
@@ -87,6 +81,12 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
 }
 
 }  // namespace
+
+std::string cupti_result_text(CUptiResult result) {
+    const char* text = nullptr;
+    cuptiGetResultString(result, &text);
+    return text != nullptr ? text : "unknown CUPTI error " + std::to_string(static_cast<int>(result));
+}
 
 std::string demangled_kernel_name(const char* name) {
     if (name == nullptr) return "(unnamed kernel)";

@@ -2,12 +2,17 @@
 // memcpy and memset, with their start and end on CUPTI's clock.
 #pragma once
 
+#include <cupti.h>
+
 #include <string>
 #include <vector>
 
 #include "device_profile.hpp"
 
 namespace forge::bench {
+
+// CUPTI's own words for a result code.
+[[nodiscard]] std::string cupti_result_text(CUptiResult result);
 
 // The readable name ncu and nsys show: "void gemm<float>(float const*, ...)";
 // the name as given when it does not demangle.

@@ -112,12 +112,6 @@ void CUPTIAPI on_launch(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id,
     launch_slots.note(call->symbolName);
 }
 
-std::string cupti_reason(CUptiResult result) {
-    const char* text = nullptr;
-    cuptiGetResultString(result, &text);
-    return text != nullptr ? text : "CUPTI error " + std::to_string(static_cast<int>(result));
-}
-
 class CuptiLaunchLog final : public LaunchLog {
 public:
     CuptiLaunchLog() {
@@ -144,7 +138,7 @@ public:
 CuptiLaunchCallbacks::CuptiLaunchCallbacks() {
     CUpti_SubscriberHandle subscriber = nullptr;
     if (const CUptiResult result = cuptiSubscribe(&subscriber, on_launch, nullptr); result != CUPTI_SUCCESS) {
-        unavailable_because_ = "CUPTI's launch callbacks are taken (" + cupti_reason(result) +
+        unavailable_because_ = "CUPTI's launch callbacks are taken (" + cupti_result_text(result) +
                                "; another profiler, such as ncu or nsys, is attached?)";
         return;
     }
@@ -153,7 +147,7 @@ CuptiLaunchCallbacks::CuptiLaunchCallbacks() {
         for (const CUpti_CallbackId id : ids) {
             if (const CUptiResult result = cuptiEnableCallback(1, subscriber, domain, id); result != CUPTI_SUCCESS) {
                 cuptiUnsubscribe(subscriber);
-                unavailable_because_ = "CUPTI refused a launch callback (" + cupti_reason(result) + ")";
+                unavailable_because_ = "CUPTI refused a launch callback (" + cupti_result_text(result) + ")";
                 return;
             }
         }
