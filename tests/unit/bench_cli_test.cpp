@@ -34,7 +34,6 @@ fb::Bench make_add(fb::Backend backend) {
 }
 
 fb::Bench make_host_add() { return make_add(fb::Backend::host); }
-fb::Bench make_cuda_add() { return make_add(fb::Backend::cuda); }
 
 int bench_main(std::vector<std::string> args, fb::Bench (*make)() = &make_host_add) {
     args.insert(args.begin(), "forge_add_bench");
@@ -100,6 +99,10 @@ BOOST_AUTO_TEST_CASE(missing_or_unknown_arguments_are_usage_errors) {
 }
 
 #ifndef FORGE_BENCH_HAS_CUDA
+namespace {
+fb::Bench make_cuda_add() { return make_add(fb::Backend::cuda); }
+}  // namespace
+
 BOOST_AUTO_TEST_CASE(a_cuda_bench_without_the_cuda_backend_skips_with_77) {
     TempDir dir;
     const fs::path eval = dir.path / "eval.json";
