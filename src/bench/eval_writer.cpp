@@ -65,7 +65,7 @@ nlohmann::json geomean_or_null(const std::vector<double>& values) {
     for (double value : values) {
         if (!(value > 0.0)) return nullptr;
     }
-    return geometric_mean(values);
+    return stats::geometric_mean(values);
 }
 
 nlohmann::json ratio_or_null(double reference_ms, double student_ms) {

@@ -23,7 +23,7 @@
 #include "regions.hpp"
 #include "runtime.hpp"
 #include "sampler.hpp"
-#include "statistics.hpp"
+#include "forge/stats/summary.hpp"
 
 namespace forge::bench {
 
@@ -443,7 +443,7 @@ private:
             });
 
         SideRecord result;
-        result.samples = summarize(run.samples_ms);
+        result.samples = stats::summarize(run.samples_ms);
         result.stable = run.stable;
 
         // Pipelined: N calls back to back on one input set, from a flushed cache.
@@ -457,7 +457,7 @@ private:
             runtime_.flush_cache();
             pipelined.push_back(runtime_.time_calls(timed, result.pipelined_calls) / result.pipelined_calls);
         }
-        result.pipelined_ms = summarize(pipelined).median;
+        result.pipelined_ms = stats::summarize(pipelined).median;
         check_timed_outputs(state, 0, sample++);
 
         // The one profiled call, outside the timed samples.

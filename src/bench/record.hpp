@@ -10,12 +10,12 @@
 #include "compare.hpp"
 #include "forge/bench/bench.hpp"
 #include "forge/table/kernel_table.hpp"
-#include "statistics.hpp"
+#include "forge/stats/summary.hpp"
 
 namespace forge::bench {
 
 struct SideRecord {
-    SampleSummary samples;             // per-call milliseconds
+    stats::SampleSummary samples;             // per-call milliseconds
     bool stable = false;               // the median settled before the budget ran out
     double pipelined_ms = 0.0;         // back-to-back calls / N
     int pipelined_calls = 0;           // N

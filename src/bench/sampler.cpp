@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "statistics.hpp"
+#include "forge/stats/summary.hpp"
 #include "timer.hpp"
 
 namespace forge::bench {
@@ -27,7 +27,7 @@ SampleRun sample_until_stable(const SamplingPolicy& policy, const std::function<
         run.samples_ms.push_back(take_sample());
         if (now_ns() >= deadline) break;
         if (run.samples_ms.size() < next_check) continue;
-        const double median = summarize(run.samples_ms).median;
+        const double median = stats::summarize(run.samples_ms).median;
         const bool settled = last_median > 0.0 && std::abs(median - last_median) <= policy.stability * last_median;
         settled_checks = settled ? settled_checks + 1 : 0;
         if (settled_checks >= 2) {

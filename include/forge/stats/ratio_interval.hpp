@@ -1,0 +1,59 @@
+// A speed ratio with its confidence interval, estimated from paired rounds
+// (each round timed both sides back to back), and the verdict it supports.
+//
+//     // log(reference_ms / student_ms) of each round
+//     std::vector<double> rounds{0.69, 0.71, 0.70, ...};
+//     forge::stats::RatioInterval r = forge::stats::paired_ratio(rounds);
+//     r.ratio;      // 2.01: exp(median)
+//     r.low;        // 1.99: the 95% interval, distribution-free
+//     r.verdict();  // Verdict::faster: low > 1
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace forge::stats {
+
+// The interval against parity (1.0): faster when its low end is above 1, slower
+// when its high end is below 1, otherwise indistinguishable.
+enum class Verdict { faster, slower, indistinguishable };
+
+[[nodiscard]] std::string_view to_string(Verdict verdict) noexcept;
+
+struct RatioInterval {
+    double ratio = 0.0;  // the point estimate
+    double low = 0.0;    // the interval's ends, low <= ratio <= high
+    double high = 0.0;
+
+    [[nodiscard]] Verdict verdict() const noexcept;
+    // Half the interval's width as a fraction of the ratio: the precision reached.
+    [[nodiscard]] double relative_half_width() const noexcept;
+};
+
+// The default confidence of every interval ForgeKernel reports.
+inline constexpr double default_confidence = 0.95;
+
+// The ratio of one workload: exp of the median of its rounds' paired log-ratios,
+// and the distribution-free interval on that median from the order statistics
+// (the sign test's interval: Binomial(n, 1/2) quantiles). Throws
+// std::invalid_argument on no rounds, a NaN, or a confidence outside (0, 1).
+// With fewer than 6 rounds no pair of order statistics reaches 95%: the interval
+// is then [min, max].
+[[nodiscard]] RatioInterval paired_ratio(std::span<const double> log_ratios,
+                                         double confidence = default_confidence);
+
+// The rank (1-based) k of the order statistics x_(k), x_(n-k+1) that bound the
+// median with at least `confidence`; 1 when even [min, max] falls short.
+[[nodiscard]] std::size_t median_interval_rank(std::size_t n, double confidence);
+
+// The run's ratio: the geometric mean over workloads of each workload's
+// paired_ratio, with a percentile-bootstrap interval that resamples each
+// workload's rounds (seeded: the same rounds give the same interval). Throws
+// std::invalid_argument on no workloads or a workload without rounds.
+[[nodiscard]] RatioInterval geomean_ratio(std::span<const std::vector<double>> log_ratios_per_workload,
+                                          std::uint64_t seed, double confidence = default_confidence,
+                                          int resamples = 2000);
+
+}  // namespace forge::stats

@@ -1,0 +1,122 @@
+#define BOOST_TEST_MODULE stats_ratio_interval
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "forge/stats/ratio_interval.hpp"
+
+namespace fs = forge::stats;
+namespace tt = boost::test_tools;
+
+BOOST_AUTO_TEST_CASE(the_median_interval_rank_follows_the_binomial_tables) {
+    // Sign-test intervals at 95%: n = 10 -> [x_2, x_9] (1 - 2 * 11/1024 = 97.9%),
+    // n = 20 -> [x_6, x_15] (95.9%), n = 30 -> [x_10, x_21] (95.7%).
+    BOOST_TEST(fs::median_interval_rank(10, 0.95) == 2u);
+    BOOST_TEST(fs::median_interval_rank(20, 0.95) == 6u);
+    BOOST_TEST(fs::median_interval_rank(30, 0.95) == 10u);
+    // n = 6: [min, max] covers 1 - 2/64 = 96.9%; n = 5 falls short (93.8%) and still gets [min, max].
+    BOOST_TEST(fs::median_interval_rank(6, 0.95) == 1u);
+    BOOST_TEST(fs::median_interval_rank(5, 0.95) == 1u);
+    BOOST_TEST(fs::median_interval_rank(1, 0.95) == 1u);
+    BOOST_CHECK_THROW((void)fs::median_interval_rank(0, 0.95), std::invalid_argument);
+    BOOST_CHECK_THROW((void)fs::median_interval_rank(10, 1.0), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(a_workloads_ratio_is_the_median_paired_ratio_between_two_order_statistics) {
+    // log-ratios log(1), ..., log(10) in scrambled order: the median of the logs is
+    // (log 5 + log 6) / 2, so the ratio is sqrt(30).
+    std::vector<double> logs;
+    for (int r : {7, 2, 9, 1, 10, 4, 3, 8, 6, 5}) logs.push_back(std::log(r));
+    const fs::RatioInterval interval = fs::paired_ratio(logs);
+    BOOST_TEST(interval.ratio == std::sqrt(30.0), tt::tolerance(1e-12));
+    BOOST_TEST(interval.low == 2.0, tt::tolerance(1e-12));   // x_(2)
+    BOOST_TEST(interval.high == 9.0, tt::tolerance(1e-12));  // x_(9)
+    BOOST_TEST((interval.verdict() == fs::Verdict::faster));
+}
+
+BOOST_AUTO_TEST_CASE(the_verdict_reads_the_interval_against_parity) {
+    BOOST_TEST((fs::RatioInterval{1.2, 1.01, 1.3}.verdict() == fs::Verdict::faster));
+    BOOST_TEST((fs::RatioInterval{0.8, 0.7, 0.99}.verdict() == fs::Verdict::slower));
+    BOOST_TEST((fs::RatioInterval{1.02, 0.99, 1.05}.verdict() == fs::Verdict::indistinguishable));
+    BOOST_TEST(fs::to_string(fs::Verdict::indistinguishable) == "indistinguishable");
+    const fs::RatioInterval two{2.0, 1.9, 2.1};
+    BOOST_TEST(two.relative_half_width() == 0.05, tt::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(nan_and_empty_rounds_are_refused) {
+    BOOST_CHECK_THROW((void)fs::paired_ratio(std::vector<double>{}), std::invalid_argument);
+    BOOST_CHECK_THROW((void)fs::paired_ratio(std::vector<double>{0.1, std::nan(""), 0.2}), std::invalid_argument);
+    const std::vector<std::vector<double>> none;
+    BOOST_CHECK_THROW((void)fs::geomean_ratio(none, 1), std::invalid_argument);
+    const std::vector<std::vector<double>> empty_workload{{0.1}, {}};
+    BOOST_CHECK_THROW((void)fs::geomean_ratio(empty_workload, 1), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(the_runs_interval_is_seeded_and_holds_its_point_estimate) {
+    std::mt19937_64 random(7);
+    std::normal_distribution<double> noise(0.0, 0.05);
+    std::vector<std::vector<double>> workloads(3);
+    const double truth[] = {std::log(0.5), std::log(2.0), std::log(1.0)};
+    for (std::size_t w = 0; w < workloads.size(); ++w) {
+        for (int r = 0; r < 40; ++r) workloads[w].push_back(truth[w] + noise(random));
+    }
+    const fs::RatioInterval a = fs::geomean_ratio(workloads, 42);
+    const fs::RatioInterval b = fs::geomean_ratio(workloads, 42);
+    BOOST_TEST(a.low == b.low);
+    BOOST_TEST(a.high == b.high);
+    BOOST_TEST(a.low <= a.ratio);
+    BOOST_TEST(a.ratio <= a.high);
+    BOOST_TEST(a.ratio == 1.0, tt::tolerance(0.03));  // geomean of 0.5, 2 and 1
+    BOOST_TEST((a.verdict() == fs::Verdict::indistinguishable));
+}
+
+namespace {
+
+// Rounds of a known ratio under skewed, bimodal noise: most rounds clean, some
+// with one side slowed by a scheduler slice.
+std::vector<double> noisy_rounds(std::mt19937_64& random, double true_log_ratio, int n) {
+    std::normal_distribution<double> jitter(0.0, 0.02);
+    std::bernoulli_distribution sliced(0.15);
+    std::bernoulli_distribution on_reference(0.5);
+    std::vector<double> logs;
+    for (int r = 0; r < n; ++r) {
+        double log_ratio = true_log_ratio + jitter(random);
+        if (sliced(random)) log_ratio += on_reference(random) ? 0.4 : -0.4;
+        logs.push_back(log_ratio);
+    }
+    return logs;
+}
+
+}  // namespace
+
+// The 95% interval covers the true ratio in 93-97% of 1,000 seeded runs.
+BOOST_AUTO_TEST_CASE(a_workloads_95_percent_interval_covers_the_truth_95_percent_of_the_time) {
+    std::mt19937_64 random(2026);
+    const double truth = std::log(0.5);
+    int covered = 0;
+    for (int run = 0; run < 1000; ++run) {
+        const fs::RatioInterval interval = fs::paired_ratio(noisy_rounds(random, truth, 30));
+        covered += interval.low <= 0.5 && 0.5 <= interval.high ? 1 : 0;
+    }
+    BOOST_TEST(covered >= 930);
+    BOOST_TEST(covered <= 970);
+}
+
+BOOST_AUTO_TEST_CASE(the_runs_95_percent_interval_covers_the_truth_about_95_percent_of_the_time) {
+    std::mt19937_64 random(11);
+    int covered = 0;
+    for (int run = 0; run < 400; ++run) {
+        std::vector<std::vector<double>> workloads;
+        for (double ratio : {0.5, 1.5, 3.0}) workloads.push_back(noisy_rounds(random, std::log(ratio), 40));
+        const fs::RatioInterval interval = fs::geomean_ratio(workloads, static_cast<std::uint64_t>(run), 0.95, 500);
+        const double truth = std::cbrt(0.5 * 1.5 * 3.0);
+        covered += interval.low <= truth && truth <= interval.high ? 1 : 0;
+    }
+    // A percentile bootstrap of medians is approximate: 400 runs, 91-98.5%.
+    BOOST_TEST(covered >= 364);
+    BOOST_TEST(covered <= 394);
+}
