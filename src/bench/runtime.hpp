@@ -26,6 +26,13 @@ struct BackendUnavailable : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The backend's device is there but cannot be used (CUDA: a driver too old for
+// this runtime, a resource spec naming a GPU that is not visible): a failure that
+// names the error and the fix, never a skip, so a broken machine cannot pass.
+struct BackendBroken : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // Device work of a profiled call still running when its window ended: the window
 // did not time it (CUDA: a kernel on a stream that does not wait for the bench's).
 struct LateWork {
@@ -33,11 +40,20 @@ struct LateWork {
     double ns_after_window_end = 0.0;
 };
 
+// Device work of a profiled call that began before its window started: the window
+// timed only its remainder (CUDA: a kernel on a non-blocking stream that ran
+// beside the cache flush).
+struct EarlyWork {
+    std::string name;
+    double ns_before_window_start = 0.0;
+};
+
 // What the one profiled call of a side ran.
 struct Profile {
     KernelTable kernels;                       // the per-kernel table
     std::set<std::string> launched;            // its kernels' names (no copies, no unmarked time)
     std::vector<LateWork> late;                // work that outlived the window
+    std::vector<EarlyWork> early;              // work that began before the window
 };
 
 // The kernels the calls launched while it exists, by name: cheap enough inside a
@@ -58,8 +74,8 @@ public:
     // A zero-filled tensor in the backend's memory.
     [[nodiscard]] virtual Tensor allocate(const TensorSpec& spec) = 0;
     // Whether a call wrote outside `tensor` (one this runtime allocated): "past the
-    // end of" / "before the start of", or nullopt. HOST tensors sit between poisoned
-    // guards; a backend without guards (CUDA: device memory) reports nothing.
+    // end of" / "before the start of", or nullopt. Both backends put tensors
+    // between poisoned guards (CUDA: in device memory, read back after the call).
     [[nodiscard]] virtual std::optional<std::string_view> damaged_guard(const Tensor&) const { return std::nullopt; }
     // Same-sized tensors, any places (host or device on either end).
     virtual void copy(const Tensor& from, Tensor& to) = 0;
@@ -85,7 +101,8 @@ public:
 };
 
 [[nodiscard]] std::unique_ptr<Runtime> make_host_runtime();
-// Throws BackendUnavailable when there is no usable device `device`.
+// Throws BackendUnavailable when there is no device (a skip), BackendBroken when
+// there is one that cannot be used (a failure).
 [[nodiscard]] std::unique_ptr<Runtime> make_cuda_runtime(int device);
 
 }  // namespace forge::bench
