@@ -1,5 +1,6 @@
 #include "forge/eval/eval.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -92,6 +93,10 @@ public:
             report.backend = backend->get<std::string>();
         if (const json* contract = member(root, "contract"); contract && contract->is_string())
             report.contract = contract->get<std::string>();
+        if (const json* skipped = object_member(root, top, "skipped", "an object {\"reason\": \"...\"}")) {
+            const json* reason = member(*skipped, "reason");
+            report.skipped = reason ? python_str(*reason) : "no reason given";
+        }
         if (const json* correctness =
                 object_member(root, top, "correctness", "an object {\"passed\": true|false, ...}")) {
             if (const json* passed = member(*correctness, "passed")) {
@@ -113,6 +118,10 @@ public:
             if (!ratio->is_number()) fail(perf / "ratio", "is " + describe(*ratio) + ", expected a number or null");
             report.ratio = ratio->get<double>();
         }
+        report.measured = true;
+        report.ratio_ci = interval(*performance, perf);
+        report.verdict = verdict(*performance, perf);
+        report.precision_reached = flag(*performance, perf, "precision_reached");
         if (const json* workloads = member(*performance, "workloads")) {
             if (!workloads->is_array())
                 fail(perf / "workloads", "is " + describe(*workloads) + ", expected an array of workload objects");
@@ -134,6 +143,13 @@ private:
         out.name = name == value.end() ? std::to_string(index) : python_str(*name);
         out.reference.ms = milliseconds(value, at, "reference_ms");
         out.student.ms = milliseconds(value, at, "student_ms");
+        if (const json* ratio = member(value, "ratio")) {
+            if (!ratio->is_number()) fail(at / "ratio", "is " + describe(*ratio) + ", expected a number or null");
+            out.ratio = ratio->get<double>();
+        }
+        out.ratio_ci = interval(value, at);
+        out.verdict = verdict(value, at);
+        if (const auto rounds = value.find("rounds"); rounds != value.end()) out.rounds = *rounds;
         if (const json* kernels =
                 object_member(value, at, "kernels", "an object {\"reference\": [rows], \"student\": [rows]}")) {
             out.reference.kernels = table(*kernels, at / "kernels", "reference");
@@ -150,6 +166,30 @@ private:
             out.student.kernel_set_changed = flag(*changed, at / "kernel_set_changed", "student");
         }
         return out;
+    }
+
+    // "ratio_ci": [low, high], two numbers with low <= high; absent or null: none.
+    std::optional<RatioCi> interval(const json& object, const KeyPath& at) const {
+        const json* value = member(object, "ratio_ci");
+        if (!value) return std::nullopt;
+        const auto number = [](const json& x) { return x.is_number(); };
+        if (!value->is_array() || value->size() != 2 || !std::all_of(value->begin(), value->end(), number))
+            fail(at / "ratio_ci", "is " + describe(*value) + ", expected [low, high]: two numbers");
+        RatioCi out{(*value)[0].get<double>(), (*value)[1].get<double>()};
+        if (!(out.low <= out.high))
+            fail(at / "ratio_ci", "is " + value->dump() + ": its low end is above its high end");
+        return out;
+    }
+
+    std::optional<std::string> verdict(const json& object, const KeyPath& at) const {
+        const json* value = member(object, "verdict");
+        if (!value) return std::nullopt;
+        for (std::string_view word : {verdict_faster, verdict_slower, verdict_indistinguishable}) {
+            if (value->is_string() && value->get<std::string>() == word) return std::string(word);
+        }
+        fail(at / "verdict", "is " + describe(*value) + ", expected \"" + std::string(verdict_faster) + "\", \"" +
+                                 std::string(verdict_slower) + "\" or \"" + std::string(verdict_indistinguishable) +
+                                 "\"");
     }
 
     std::optional<bool> flag(const json& object, const KeyPath& at, std::string_view key) const {
@@ -232,6 +272,17 @@ private:
 
 EvalError::EvalError(std::string message, std::string file_, std::optional<SourceLocation> location_, std::string key_)
     : std::runtime_error(std::move(message)), file(std::move(file_)), location(location_), key(std::move(key_)) {}
+
+std::string EvalReport::failure() const {
+    if (!problems.empty()) {
+        std::string out = problems.front();
+        if (problems.size() > 1) out += " (and " + std::to_string(problems.size() - 1) + " more problem(s))";
+        return out;
+    }
+    if (correctness_passed == false) return "its correctness check failed (correctness.passed is false)";
+    if (!measured) return "it wrote no measurements (performance is null)";
+    return {};
+}
 
 EvalReport parse_eval(std::string_view text, std::string_view path) {
     const std::string file(path);

@@ -299,3 +299,86 @@ BOOST_AUTO_TEST_CASE(problems_that_are_not_an_array_name_their_key) {
     const forge::EvalError error = parse_error(R"({"correctness": {"passed": false, "problems": "late work"}})");
     BOOST_TEST(error.key == "correctness.problems");
 }
+
+BOOST_AUTO_TEST_CASE(the_ratios_uncertainty_is_read_where_the_bench_wrote_it) {
+    const forge::EvalReport eval = forge::parse_eval(R"({
+        "correctness": {"passed": true},
+        "performance": {"ratio": 0.8, "ratio_ci": [0.78, 0.83], "verdict": "slower", "precision_reached": false,
+            "workloads": [
+                {"name": "w0", "ratio": 0.81, "ratio_ci": [0.8, 0.82], "verdict": "slower",
+                 "rounds": [{"order": ["reference", "student"], "reference_ms": 1.0, "student_ms": 1.2}]},
+                {"name": "w1", "ratio_ci": null}]}})",
+                                                     "eval.json");
+    BOOST_TEST(eval.measured);
+    BOOST_TEST((eval.ratio_ci.value() == forge::RatioCi{0.78, 0.83}));
+    BOOST_TEST(eval.verdict.value() == "slower");
+    BOOST_TEST(eval.precision_reached.value() == false);
+    BOOST_REQUIRE(eval.workloads.size() == 2u);
+    BOOST_TEST(eval.workloads[0].ratio.value() == 0.81);
+    BOOST_TEST((eval.workloads[0].ratio_ci.value() == forge::RatioCi{0.8, 0.82}));
+    BOOST_TEST(eval.workloads[0].verdict.value() == "slower");
+    BOOST_TEST(eval.workloads[0].rounds.size() == 1u);
+    BOOST_TEST(eval.workloads[0].rounds[0]["student_ms"] == 1.2);
+    BOOST_TEST(!eval.workloads[1].ratio.has_value());
+    BOOST_TEST(!eval.workloads[1].ratio_ci.has_value());
+    BOOST_TEST(eval.workloads[1].rounds.is_null());
+}
+
+BOOST_AUTO_TEST_CASE(an_eval_from_before_paired_rounds_reads_without_an_interval) {
+    const auto eval = forge::load_eval(data_dir / "layernorm_bwd.json");
+    BOOST_REQUIRE(eval.has_value());
+    BOOST_TEST(eval->measured);
+    BOOST_TEST(!eval->ratio_ci.has_value());
+    BOOST_TEST(!eval->verdict.has_value());
+    BOOST_TEST(!eval->precision_reached.has_value());
+    BOOST_TEST(!eval->workloads.at(0).ratio_ci.has_value());
+    BOOST_TEST(!eval->failed());
+}
+
+BOOST_AUTO_TEST_CASE(an_interval_that_is_not_two_ordered_numbers_names_its_key) {
+    for (const char* ci : {R"("0.8")", "[0.8]", "[0.8, 0.9, 1.0]", R"([0.8, "0.9"])"}) {
+        const forge::EvalError error =
+            parse_error(std::string(R"({"performance": {"ratio_ci": )") + ci + "}}");
+        BOOST_TEST(error.key == "performance.ratio_ci");
+        BOOST_TEST(std::string(error.what()).find("expected [low, high]") != std::string::npos);
+    }
+    const forge::EvalError reversed =
+        parse_error(R"({"performance": {"workloads": [{"name": "w0", "ratio_ci": [0.9, 0.8]}]}})");
+    BOOST_TEST(reversed.key == "performance.workloads[0].ratio_ci");
+    BOOST_TEST(std::string(reversed.what()).find("low end is above its high end") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_verdict_other_than_the_three_words_names_its_key_and_the_words) {
+    const forge::EvalError error = parse_error(R"({"performance": {"verdict": "better"}})");
+    BOOST_TEST(error.key == "performance.verdict");
+    BOOST_TEST(std::string(error.what()).find(R"("faster", "slower" or "indistinguishable")") != std::string::npos);
+    BOOST_TEST(parse_error(R"({"performance": {"precision_reached": "yes"}})").key ==
+               "performance.precision_reached");
+}
+
+BOOST_AUTO_TEST_CASE(a_skipped_bench_is_neither_measured_nor_failed) {
+    const forge::EvalReport eval = forge::parse_eval(
+        R"({"schema_version": 1, "operator": "x", "backend": "cuda",
+            "skipped": {"reason": "no CUDA device: cudaGetDeviceCount returned 100"},
+            "correctness": null, "performance": null})",
+        "eval.json");
+    BOOST_TEST(eval.skipped.value() == "no CUDA device: cudaGetDeviceCount returned 100");
+    BOOST_TEST(!eval.measured);
+    BOOST_TEST(!eval.failed());
+    BOOST_TEST(parse_error(R"({"skipped": "no device"})").key == "skipped");
+}
+
+BOOST_AUTO_TEST_CASE(a_failed_bench_says_why_in_its_own_words) {
+    const auto failed = [](const char* text) { return forge::parse_eval(text, "eval.json"); };
+    const auto caught = failed(R"({"correctness": {"passed": false, "problems": ["dx differs", "dw differs"]},
+                                   "performance": {"workloads": []}})");
+    BOOST_TEST(caught.failed());
+    BOOST_TEST(caught.failure() == "dx differs (and 1 more problem(s))");
+    const auto silent = failed(R"({"correctness": {"passed": false}, "performance": {}})");
+    BOOST_TEST(silent.failed());
+    BOOST_TEST(silent.failure().find("correctness.passed is false") != std::string::npos);
+    const auto unmeasured = failed(R"({"correctness": {"passed": true}, "performance": null})");
+    BOOST_TEST(unmeasured.failed());
+    BOOST_TEST(unmeasured.failure().find("performance is null") != std::string::npos);
+    BOOST_TEST(!failed(R"({"correctness": {"passed": true}, "performance": {}})").failed());
+}

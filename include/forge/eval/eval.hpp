@@ -38,6 +38,19 @@ struct EvalError : std::runtime_error {
     std::string key;  // e.g. "performance.workloads[0].kernels.student[2]"; "" for the whole file
 };
 
+// A 95% interval on a ratio, as the bench wrote it ("ratio_ci": [low, high]).
+struct RatioCi {
+    double low = 0.0;
+    double high = 0.0;
+
+    friend bool operator==(const RatioCi&, const RatioCi&) = default;
+};
+
+// "verdict": the interval against parity (faster: low > 1; slower: high < 1).
+inline constexpr std::string_view verdict_faster = "faster";
+inline constexpr std::string_view verdict_slower = "slower";
+inline constexpr std::string_view verdict_indistinguishable = "indistinguishable";
+
 // One side's readings in one workload.
 struct SideReading {
     std::optional<double> ms;                // the timed reading
@@ -52,6 +65,12 @@ struct WorkloadReading {
     std::string name;  // str() of "name", or the workload's index when it has none
     SideReading reference;
     SideReading student;
+    // The bench's paired estimate and its uncertainty; absent in an eval.json
+    // written before paired rounds.
+    std::optional<double> ratio;       // "ratio"
+    std::optional<RatioCi> ratio_ci;   // "ratio_ci"
+    std::optional<std::string> verdict;  // "verdict": one of the verdict_* words
+    nlohmann::json rounds;             // "rounds" as written (for recomputing); null when absent
 
     [[nodiscard]] const SideReading& side(Side s) const noexcept { return s == Side::student ? student : reference; }
 };
@@ -61,6 +80,9 @@ struct EvalReport {
     std::optional<std::string> operator_name;  // "operator"
     std::optional<std::string> backend;        // "backend": "cuda" | "host"
     std::optional<std::string> contract;       // "contract": the window.toml the bench ran under
+    // "skipped.reason": the bench did not run (no device, ...); correctness and
+    // performance are then null.
+    std::optional<std::string> skipped;
     std::optional<bool> correctness_passed;    // "correctness.passed"
     std::vector<std::string> problems;         // "correctness.problems": what the bench caught
     std::vector<std::string> notices;          // "notices": what it flagged without failing
@@ -68,7 +90,19 @@ struct EvalReport {
     std::optional<double> reference_ms;        // "performance.reference_ms"
     std::optional<double> student_ms;          // "performance.student_ms"
     std::optional<double> ratio;               // "performance.ratio"
+    std::optional<RatioCi> ratio_ci;           // "performance.ratio_ci" (older files: absent)
+    std::optional<std::string> verdict;        // "performance.verdict"
+    // "performance.precision_reached": false when the time cap came before the
+    // interval reached the bench's precision target.
+    std::optional<bool> precision_reached;
+    bool measured = false;                     // a "performance" object is present
     std::vector<WorkloadReading> workloads;    // "performance.workloads"
+
+    // The bench ran and failed: its correctness check failed, or it wrote no
+    // performance block. Its ratios (if any) are no verdict.
+    [[nodiscard]] bool failed() const noexcept { return !skipped && (correctness_passed == false || !measured); }
+    // Why, in the bench's own words: its first problem, else what the file shows.
+    [[nodiscard]] std::string failure() const;
 };
 
 // Reads an eval.json. nullopt when the file does not exist (the bench did not
