@@ -48,7 +48,15 @@ nlohmann::json to_json(const CreditedRatio& ratio) {
 nlohmann::json to_json(const RunCredit& run) {
     nlohmann::json workloads = nlohmann::json::array();
     for (const WorkloadCredit& w : run.workloads) {
-        workloads.push_back({{"name", w.name}, {"credit", or_null(w.credit)}, {"ratio", or_null(w.ratio)}});
+        nlohmann::json warnings = nlohmann::json::array();
+        if (w.credit) {
+            for (const CreditReason& warning : w.credit->warnings)
+                warnings.push_back({{"code", warning.code}, {"message", warning.message}});
+        }
+        workloads.push_back({{"name", w.name},
+                             {"credit", or_null(w.credit)},
+                             {"ratio", or_null(w.ratio)},
+                             {"warnings", std::move(warnings)}});
     }
     return {{"workloads", std::move(workloads)},
             {"raw_ratio", run.raw_ratio ? nlohmann::json(*run.raw_ratio) : nlohmann::json()},

@@ -19,10 +19,12 @@ public:
     // Nothing priced (or the contract undeclared): there is no credit.
     [[nodiscard]] bool empty() const noexcept { return student_.empty() && reference_.empty(); }
 
-    // The reference's window_credit for one workload's two sides.
-    [[nodiscard]] Credit price(const SideReading& student, const SideReading& reference) const;
+    // The reference's window_credit for one workload's two sides, and the
+    // warnings beside it; `rows` words the messages.
+    [[nodiscard]] Credit price(const SideReading& student, const SideReading& reference, TableRows rows) const;
 
 private:
+    const WindowContract* contract_;
     std::vector<KernelPattern> student_;
     std::vector<KernelPattern> reference_;
     std::vector<std::string> unpriced_;

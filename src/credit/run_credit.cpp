@@ -26,6 +26,14 @@ std::optional<double> workloads_raw_ratio(const std::vector<WorkloadReading>& wo
 
 }  // namespace
 
+std::optional<RatioCi> credited_ratio_ci(const RunCredit& run, const RatioCi& raw) {
+    if (!run.credited_ratio) return std::nullopt;
+    std::vector<double> adjustments;
+    for (const WorkloadCredit& w : run.workloads) adjustments.push_back(w.ratio->credited_ratio / w.ratio->raw_ratio);
+    const double adjustment = geometric_mean(adjustments);
+    return RatioCi{raw.low * adjustment, raw.high * adjustment};
+}
+
 RunCredit credit_run(const WindowContract& contract, const EvalReport& eval) {
     const credit_detail::PricedEntries priced(contract);
     RunCredit run;
@@ -33,7 +41,7 @@ RunCredit credit_run(const WindowContract& contract, const EvalReport& eval) {
     std::vector<double> credited;
     for (const WorkloadReading& w : eval.workloads) {
         WorkloadCredit out{w.name, std::nullopt, std::nullopt};
-        if (!priced.empty()) out.credit = priced.price(w.student, w.reference);
+        if (!priced.empty()) out.credit = priced.price(w.student, w.reference, table_rows(eval));
         out.ratio = credited_ratio(out.credit, w.student.ms, w.reference.ms);
         if (out.ratio) credited.push_back(out.ratio->credited_ratio);
         run.workloads.push_back(std::move(out));

@@ -5,14 +5,16 @@
 
 namespace forge::credit_detail {
 
-SideCredit side_credit(std::span<const KernelPattern> patterns, const std::optional<KernelTable>& table) {
-    SideCredit out;
+PricedSide side_credit(std::span<const KernelPattern> patterns, const std::optional<KernelTable>& table) {
+    PricedSide priced;
+    SideCredit& out = priced.credit;
     out.table = table && !table->kernels.empty();
     for (const KernelPattern& p : patterns) out.priced.push_back(p.entry().name);
-    if (patterns.empty()) return out;
+    if (patterns.empty()) return priced;
     if (!out.table) {
         out.unmatched = out.priced;
-        return out;
+        for (const KernelPattern& p : patterns) priced.unmatched.push_back(&p.entry());
+        return priced;
     }
     const std::vector<KernelRow>& rows = table->kernels;
     // Plain left-to-right sums, as Python 3.11's sum() adds floats.
@@ -32,8 +34,12 @@ SideCredit side_credit(std::span<const KernelPattern> patterns, const std::optio
                 matched_rows.push_back(i);
             }
         }
-        if (!found) out.unmatched.push_back(p.entry().name);
+        if (!found) {
+            out.unmatched.push_back(p.entry().name);
+            priced.unmatched.push_back(&p.entry());
+        }
     }
+    priced.every_row_matched = matched_rows.size() == rows.size();
     for (std::size_t i : matched_rows) {
         out.matched_ns += rows[i].time_ns;
         out.matched.push_back(rows[i].name);
@@ -41,7 +47,7 @@ SideCredit side_credit(std::span<const KernelPattern> patterns, const std::optio
     std::sort(out.matched.begin(), out.matched.end());
     out.matched.erase(std::unique(out.matched.begin(), out.matched.end()), out.matched.end());
     out.fraction = out.total_ns > 0 ? out.matched_ns / out.total_ns : 0.0;
-    return out;
+    return priced;
 }
 
 }  // namespace forge::credit_detail

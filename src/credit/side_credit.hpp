@@ -4,15 +4,22 @@
 
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "forge/credit/credit.hpp"
 #include "kernel_pattern.hpp"
 
 namespace forge::credit_detail {
 
+struct PricedSide {
+    SideCredit credit;
+    std::vector<const Asymmetry*> unmatched;  // the entries behind credit.unmatched, for messages
+    bool every_row_matched = false;           // the regexes together match every row of the table
+};
+
 // `patterns`: the side's priced entries in file order. Every row a pattern
 // matches counts once toward matched_ns, also a second row of the same name
 // (the reference counts only the last such row: deliberate difference 1).
-[[nodiscard]] SideCredit side_credit(std::span<const KernelPattern> patterns, const std::optional<KernelTable>& table);
+[[nodiscard]] PricedSide side_credit(std::span<const KernelPattern> patterns, const std::optional<KernelTable>& table);
 
 }  // namespace forge::credit_detail

@@ -1,8 +1,9 @@
 #include <charconv>
 #include <cmath>
-#include <cstdio>
+#include <span>
 #include <string>
 
+#include "credit_messages.hpp"
 #include "forge/credit/credit.hpp"
 #include "priced_entries.hpp"
 #include "side_credit.hpp"
@@ -12,15 +13,6 @@ namespace forge {
 namespace credit_detail {
 
 namespace {
-
-std::string joined(const std::vector<std::string>& names) {
-    std::string out;
-    for (const auto& name : names) {
-        if (!out.empty()) out += ", ";
-        out += name;
-    }
-    return out;
-}
 
 // Python's round(x, 3): the correctly rounded 3-decimal string, read back.
 double round3(double x) {
@@ -32,15 +24,9 @@ double round3(double x) {
     return out;
 }
 
-std::string two_decimals(double x) {
-    char buf[400];
-    std::snprintf(buf, sizeof buf, "%.2f", x);
-    return buf;
-}
-
 }  // namespace
 
-PricedEntries::PricedEntries(const WindowContract& contract) {
+PricedEntries::PricedEntries(const WindowContract& contract) : contract_(&contract) {
     if (!contract.declared()) return;
     for (const Asymmetry* a : contract.priced_entries()) {
         (a->payer() == Side::student ? student_ : reference_).emplace_back(*a);
@@ -48,45 +34,44 @@ PricedEntries::PricedEntries(const WindowContract& contract) {
     for (const Asymmetry* a : contract.unpriced_entries()) unpriced_.push_back(a->name);
 }
 
-Credit PricedEntries::price(const SideReading& student, const SideReading& reference) const {
+Credit PricedEntries::price(const SideReading& student, const SideReading& reference, TableRows rows) const {
+    PricedSide priced_student = side_credit(student_, student.kernels);
+    PricedSide priced_reference = side_credit(reference_, reference.kernels);
     Credit out;
-    out.student = side_credit(student_, student.kernels);
-    out.reference = side_credit(reference_, reference.kernels);
+    out.student = priced_student.credit;
+    out.reference = priced_reference.credit;
     out.unpriced = unpriced_;
 
     const struct {
         Side side;
-        const SideCredit& part;
+        const PricedSide& priced;
         const SideReading& reading;
-    } sides[] = {{Side::student, out.student, student}, {Side::reference, out.reference, reference}};
+        std::span<const KernelPattern> patterns;
+    } sides[] = {{Side::student, priced_student, student, student_},
+                 {Side::reference, priced_reference, reference, reference_}};
 
-    for (const auto& [side, part, reading] : sides) {
-        const std::string name(to_string(side));
+    for (const auto& [side, priced, reading, patterns] : sides) {
+        const SideCredit& part = priced.credit;
         if (!part.priced.empty() && !part.table) {
-            out.why.push_back({std::string(credit_code::table_missing),
-                               "no " + name + " per-kernel table on record (performance.workloads[].kernels." + name +
-                                   "): the bench must record one for the priced entries " + joined(part.priced)});
+            out.why.push_back(
+                {std::string(credit_code::table_missing), table_missing_message(side, part.priced, rows)});
         } else if (!part.unmatched.empty()) {
             out.why.push_back({std::string(credit_code::regex_unmatched),
-                               name + " regex matched nothing for " + joined(part.unmatched) +
-                                   " (fused or renamed?): name the " + name +
-                                   "'s launches doing that work in window.toml, from its per-kernel table"});
+                               unmatched_message(*contract_, side, priced.unmatched, *reading.kernels, rows)});
+        } else if (part.table && !part.priced.empty() &&
+                   (priced.every_row_matched || part.fraction >= implausible_fraction)) {
+            out.warnings.push_back({std::string(credit_code::match_implausible),
+                                    implausible_message(side, patterns, part, priced.every_row_matched,
+                                                        reading.kernels->kernels.size(), rows)});
         }
     }
-    for (const auto& [side, part, reading] : sides) {
-        if (part.priced.empty()) continue;
+    for (const auto& [side, priced, reading, patterns] : sides) {
+        if (priced.credit.priced.empty()) continue;
         const auto cov = coverage(reading.profiler, reading.ms);
         if (!cov) continue;
         (side == Side::student ? out.reconciliation.student : out.reconciliation.reference) = round3(*cov);
         if (std::abs(*cov - 1.0) > coverage_band) {
-            const std::string name(to_string(side));
-            out.why.push_back({std::string(credit_code::coverage_out_of_band),
-                               name +
-                                   " per-kernel table does not reconcile with its timed window (profiled per-call "
-                                   "kernel time = " +
-                                   two_decimals(*cov) +
-                                   "x the reading; band +-20%): setup "
-                                   "launches in the table, or the window not covered by the profile"});
+            out.why.push_back({std::string(credit_code::coverage_out_of_band), coverage_message(side, *cov, rows)});
         }
     }
     out.usable = out.why.empty();
@@ -98,11 +83,15 @@ Credit PricedEntries::price(const SideReading& student, const SideReading& refer
 CreditError::CreditError(std::string message, std::string entry_, std::string kernel_)
     : std::runtime_error(std::move(message)), entry(std::move(entry_)), kernel(std::move(kernel_)) {}
 
+TableRows table_rows(const EvalReport& eval) noexcept {
+    return eval.backend == "host" ? TableRows::regions : TableRows::kernels;
+}
+
 std::optional<Credit> window_credit(const WindowContract& contract, const SideReading& student,
-                                    const SideReading& reference) {
+                                    const SideReading& reference, TableRows rows) {
     const credit_detail::PricedEntries priced(contract);
     if (priced.empty()) return std::nullopt;
-    return priced.price(student, reference);
+    return priced.price(student, reference, rows);
 }
 
 }  // namespace forge

@@ -24,13 +24,14 @@ bool is_priced(const std::optional<Credit>& credit, Side side, const std::string
 }
 
 // Both sides' tables as one: row i holds each side's i-th kernel.
-TextTable side_by_side(const WorkloadReading& workload, const std::optional<Credit>& credit, Medium medium) {
+TextTable side_by_side(const WorkloadReading& workload, const std::optional<Credit>& credit, Medium medium,
+                       std::string_view row_word) {
     const std::size_t width = medium == Medium::terminal ? terminal_name_width : 0;
-    TextTable table({{"reference kernel", Align::left, width},
+    TextTable table({{"reference " + std::string(row_word), Align::left, width},
                      {"launches", Align::right},
                      {"time us", Align::right},
                      {"share", Align::right},
-                     {"student kernel", Align::left, width},
+                     {"student " + std::string(row_word), Align::left, width},
                      {"launches", Align::right},
                      {"time us", Align::right},
                      {"share", Align::right}});
@@ -73,7 +74,7 @@ std::string side_share(const Credit& credit, Side side) {
     return out;
 }
 
-std::vector<std::string> notes_about(const WorkloadCredit& workload) {
+std::vector<std::string> notes_about(const WorkloadCredit& workload, std::string_view row_word) {
     std::vector<std::string> notes;
     if (!workload.credit) {
         notes.emplace_back("nothing priced: the contract has no price entry with the payer's kernel regex");
@@ -83,12 +84,13 @@ std::vector<std::string> notes_about(const WorkloadCredit& workload) {
     notes.push_back("priced share: " + side_share(credit, Side::student) + "; " +
                     side_share(credit, Side::reference));
     if (!credit.reconciliation.empty()) {
-        std::string line = "coverage (profiled per-call kernel time / timed reading):";
+        std::string line = "coverage (profiled per-call " + std::string(row_word) + " time / timed reading):";
         if (credit.reconciliation.student) line += " student " + fixed(credit.reconciliation.student, 3);
         if (credit.reconciliation.reference) line += " reference " + fixed(credit.reconciliation.reference, 3);
         notes.push_back(std::move(line));
     }
     for (const CreditReason& reason : credit.why) notes.push_back("not usable [" + reason.code + "]: " + reason.message);
+    for (const CreditReason& warning : credit.warnings) notes.push_back("warning [" + warning.code + "]: " + warning.message);
     if (!credit.unpriced.empty()) {
         std::string line = "unpriced price entries (no regex yet):";
         for (const std::string& name : credit.unpriced) line += ' ' + name;
@@ -97,49 +99,69 @@ std::vector<std::string> notes_about(const WorkloadCredit& workload) {
     return notes;
 }
 
+// " [0.790, 0.810] slower": the 95% interval and verdict, where the bench wrote them.
+std::string with_interval(const std::optional<RatioCi>& ci, const std::optional<std::string>& verdict) {
+    std::string out;
+    if (ci) out += " [" + fixed(ci->low, 3) + ", " + fixed(ci->high, 3) + "]";
+    if (verdict) out += " " + *verdict;
+    return out;
+}
+
 std::string ratio_line(const WorkloadReading& reading, const WorkloadCredit& workload) {
     const std::optional<double> ref = reading.reference.ms;
     const std::optional<double> stu = reading.student.ms;
     std::string line = "reference " + fixed(ref, 4) + " ms, student " + fixed(stu, 4) + " ms, raw ratio ";
-    line += ref && stu && *stu > 0 ? fixed(*ref / *stu, 3) : "-";
+    line += reading.ratio ? fixed(reading.ratio, 3) : ref && stu && *stu > 0 ? fixed(*ref / *stu, 3) : "-";
+    line += with_interval(reading.ratio_ci, reading.verdict);
     line += ", credited ratio ";
     line += workload.ratio ? fixed(workload.ratio->credited_ratio, 3) : "-";
     return line;
 }
 
-std::string run_line(const RunCredit& run) {
-    std::string line = "raw ratio " + fixed(run.raw_ratio, 3) + ", credited ratio ";
+std::string run_line(const EvalReport& eval, const RunCredit& run) {
+    std::string line = "raw ratio " + fixed(run.raw_ratio, 3) + with_interval(eval.ratio_ci, eval.verdict);
+    if (eval.precision_reached == false) line += " (precision not reached: the time cap came first)";
+    line += ", credited ratio ";
+    if (run.workloads.empty()) return line + "- (no workloads measured)";
     const bool priced = std::any_of(run.workloads.begin(), run.workloads.end(),
                                     [](const WorkloadCredit& workload) { return workload.credit.has_value(); });
     if (!priced) return line + "- (nothing priced)";
-    line += run.credited_ratio ? fixed(run.credited_ratio, 3) + " (geometric mean over " +
-                                     std::to_string(run.workloads.size()) + " workloads)"
-                               : "- (not every workload's credit is usable)";
-    return line;
+    const bool usable = std::all_of(run.workloads.begin(), run.workloads.end(),
+                                    [](const WorkloadCredit& workload) { return workload.credit && workload.credit->usable; });
+    if (!run.credited_ratio && usable) return line + "- (the priced share leaves no time: a credited reading is 0)";
+    if (!run.credited_ratio) return line + "- (not every workload's credit is usable)";
+    line += fixed(run.credited_ratio, 3);
+    if (eval.ratio_ci) {
+        // Derived (credited_ratio_ci): the raw interval times the credit's adjustment.
+        const std::optional<RatioCi> ci = credited_ratio_ci(run, *eval.ratio_ci);
+        line += " [" + fixed(ci->low, 3) + ", " + fixed(ci->high, 3) + "] (the raw interval, credited)";
+    }
+    return line + " (geometric mean over " + std::to_string(run.workloads.size()) + " workloads)";
 }
 
 void render(std::ostream& out, const EvalReport& eval, const RunCredit& run, Medium medium, bool colour) {
+    const std::string_view row = table_rows(eval) == TableRows::regions ? "region" : "kernel";
     const std::string name = eval.operator_name.value_or(eval.path);
     if (medium == Medium::markdown) out << "## " << name << "\n\n";
     else out << name << " (" << eval.path << ")\n";
     for (std::size_t i = 0; i < run.workloads.size() && i < eval.workloads.size(); ++i) {
         const WorkloadReading& reading = eval.workloads[i];
         const WorkloadCredit& workload = run.workloads[i];
-        const TextTable table = side_by_side(reading, workload.credit, medium);
+        const TextTable table = side_by_side(reading, workload.credit, medium, row);
         if (medium == Medium::markdown) {
             out << "### workload `" << reading.name << "`\n\n" << ratio_line(reading, workload) << "\n\n";
             table.render_markdown(out);
             out << '\n';
-            for (const std::string& note : notes_about(workload)) out << "- " << note << '\n';
+            for (const std::string& note : notes_about(workload, row)) out << "- " << note << '\n';
             out << '\n';
         } else {
             out << "\nworkload " << reading.name << ": " << ratio_line(reading, workload) << '\n';
             table.render_text(out, colour);
-            for (const std::string& note : notes_about(workload)) out << "  " << note << '\n';
+            for (const std::string& note : notes_about(workload, row)) out << "  " << note << '\n';
         }
     }
-    if (medium == Medium::markdown) out << "**Run:** " << run_line(run) << "\n\n`*` marks priced kernels.\n";
-    else out << "\nrun: " << run_line(run) << "\n(* marks priced kernels)\n";
+    if (medium == Medium::markdown) out << "**Run:** " << run_line(eval, run) << "\n\n`*` marks priced " << row << "s.\n";
+    else out << "\nrun: " << run_line(eval, run) << "\n(* marks priced " << row << "s)\n";
 }
 
 }  // namespace

@@ -51,10 +51,10 @@ void hold_to_contract(OperatorSummary& row, const EvalReport& eval) {
 
 // What the bench caught or flagged, so a ratio is never read without it.
 void note_bench_findings(OperatorSummary& row, const EvalReport& eval) {
-    if (!eval.problems.empty()) {
-        std::string note = "bench: " + eval.problems.front();
-        if (eval.problems.size() > 1) note += " (and " + std::to_string(eval.problems.size() - 1) + " more problem(s))";
-        row.notes.push_back(std::move(note));
+    if (eval.failed()) row.notes.push_back("bench: " + eval.failure());
+    if (eval.precision_reached == false) {
+        row.notes.emplace_back("precision not reached: the bench's time cap came before the ratio's interval was as "
+                               "narrow as its target; read the interval, not the point (rerun on a quieter machine)");
     }
     for (const Side side : {Side::reference, Side::student}) {
         std::string workloads;
@@ -67,6 +67,17 @@ void note_bench_findings(OperatorSummary& row, const EvalReport& eval) {
     }
 }
 
+std::string interval_cell(const OperatorSummary& row) {
+    if (!row.ratio_ci) return "-";
+    return "[" + fixed(row.ratio_ci->low, 3) + ", " + fixed(row.ratio_ci->high, 3) + "]";
+}
+
+std::string verdict_cell(const OperatorSummary& row) {
+    std::string out = row.verdict.value_or("-");
+    if (row.precision_reached == false) out += " (imprecise)";
+    return out;
+}
+
 std::vector<std::string> cells_of(const OperatorSummary& row) {
     return {row.name,
             row.backend.empty() ? "-" : row.backend,
@@ -74,6 +85,8 @@ std::vector<std::string> cells_of(const OperatorSummary& row) {
             fixed(row.reference_ms, 4),
             fixed(row.student_ms, 4),
             fixed(row.raw_ratio, 3),
+            interval_cell(row),
+            verdict_cell(row),
             fixed(row.credited_ratio, 3),
             row.prep,
             row.correctness};
@@ -86,6 +99,8 @@ TextTable summary_table(const std::vector<OperatorSummary>& rows) {
                      {"reference ms", Align::right},
                      {"student ms", Align::right},
                      {"raw ratio", Align::right},
+                     {"95% interval", Align::right},
+                     {"verdict"},
                      {"credited", Align::right},
                      {"prep"},
                      {"correctness"}});
@@ -116,13 +131,23 @@ OperatorSummary summarize_eval(const std::string& eval_path) {
         row.notes.emplace_back("no eval file: the bench did not run (skipped, or no device)");
         return row;
     }
-    row.ran = true;
     row.name = eval->operator_name.value_or(eval_path);
     row.backend = eval->backend.value_or("");
+    if (eval->skipped) {
+        row.skipped = eval->skipped;
+        row.prep = "skipped";
+        row.correctness = "skipped";
+        row.notes.push_back("skipped: " + *eval->skipped);
+        return row;
+    }
+    row.ran = true;
     row.workloads = eval->workloads.size();
     row.reference_ms = eval->reference_ms;
     row.student_ms = eval->student_ms;
     row.raw_ratio = eval->ratio;
+    row.ratio_ci = eval->ratio_ci;
+    row.verdict = eval->verdict;
+    row.precision_reached = eval->precision_reached;
     row.correctness = correctness_of(*eval);
     note_bench_findings(row, *eval);
     hold_to_contract(row, *eval);
@@ -148,10 +173,16 @@ nlohmann::json summary_json(const std::vector<OperatorSummary>& rows) {
                              {"eval", row.eval_path},
                              {"backend", row.backend.empty() ? nlohmann::json() : nlohmann::json(row.backend)},
                              {"ran", row.ran},
+                             {"skipped", row.skipped ? nlohmann::json(*row.skipped) : nlohmann::json()},
                              {"workloads", row.workloads},
                              {"reference_ms", number(row.reference_ms)},
                              {"student_ms", number(row.student_ms)},
                              {"raw_ratio", number(row.raw_ratio)},
+                             {"ratio_ci", row.ratio_ci ? nlohmann::json::array({row.ratio_ci->low, row.ratio_ci->high})
+                                                       : nlohmann::json()},
+                             {"verdict", row.verdict ? nlohmann::json(*row.verdict) : nlohmann::json()},
+                             {"precision_reached",
+                              row.precision_reached ? nlohmann::json(*row.precision_reached) : nlohmann::json()},
                              {"credited_ratio", number(row.credited_ratio)},
                              {"prep", row.prep},
                              {"correctness", row.correctness},

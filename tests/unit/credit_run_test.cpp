@@ -83,8 +83,9 @@ BOOST_AUTO_TEST_CASE(json_form_is_what_forge_credit_prints) {
     BOOST_TEST(out["credited_ratio"].is_null());
     BOOST_REQUIRE(out["workloads"].size() == 3u);
     const auto& w0 = out["workloads"][0];
-    BOOST_TEST(w0.size() == 3u);
+    BOOST_TEST(w0.size() == 4u);
     BOOST_TEST(w0["name"] == "t1024");
+    BOOST_TEST(w0["warnings"] == nlohmann::json::array());
     BOOST_TEST(w0["credit"]["student"]["fraction"] == 0.3);
     BOOST_TEST(w0["ratio"]["credited_ratio"] == 1.142857142857143);
     BOOST_TEST(out["workloads"][2]["credit"]["usable"] == false);
@@ -93,4 +94,28 @@ BOOST_AUTO_TEST_CASE(json_form_is_what_forge_credit_prints) {
     auto c = contract();
     for (auto& a : c.asymmetries) a.student_kernel_regex = a.ref_kernel_regex = "";
     BOOST_TEST(forge::to_json(forge::credit_run(c, report))["workloads"][0]["credit"].is_null());
+    BOOST_TEST(forge::to_json(forge::credit_run(c, report))["workloads"][0]["warnings"] == nlohmann::json::array());
+}
+
+BOOST_AUTO_TEST_CASE(a_workloads_warnings_are_beside_its_credit_in_json) {
+    auto report = eval();
+    report.workloads[0].student.kernels = forge::KernelTable{{{"solve_all", 1, 1000.0, 100.0}}, std::nullopt};
+    const nlohmann::json w0 = forge::to_json(forge::credit_run(contract(), report))["workloads"][0];
+    BOOST_REQUIRE(w0["warnings"].size() == 1u);
+    BOOST_TEST(w0["warnings"][0]["code"] == "match-implausible");
+    BOOST_TEST(!w0["credit"].contains("warnings"));  // the credit keeps the reference's keys
+}
+
+BOOST_AUTO_TEST_CASE(the_credited_interval_is_the_raw_interval_times_the_credits_adjustment) {
+    const auto run = forge::credit_run(contract(), eval());
+    // credited / raw = geometric mean over workloads of (1 - reference fraction) / (1 - student fraction).
+    const double adjustment = *run.credited_ratio / 0.7211247851537042;  // the workloads' raw geometric mean
+    const auto ci = forge::credited_ratio_ci(run, forge::RatioCi{0.70, 0.74});
+    BOOST_REQUIRE(ci.has_value());
+    BOOST_TEST(ci->low == 0.70 * adjustment, tt::tolerance(1e-12));
+    BOOST_TEST(ci->high == 0.74 * adjustment, tt::tolerance(1e-12));
+
+    auto unusable = eval();
+    unusable.workloads[2].student.kernels.reset();
+    BOOST_TEST(!forge::credited_ratio_ci(forge::credit_run(contract(), unusable), forge::RatioCi{0.7, 0.74}));
 }

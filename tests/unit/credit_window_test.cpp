@@ -251,3 +251,88 @@ BOOST_AUTO_TEST_CASE(json_form_has_exactly_the_references_keys) {
                             R"({"credited_student_ms": 0.5, "credited_ref_ms": 0.75, "student_ms": 1.0, "ref_ms": 1.0,
                                 "credited_ratio": 1.5, "raw_ratio": 1.0, "student_fraction": 0.5, "reference_fraction": 0.25})"));
 }
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) {
+    if (text.find(part) != std::string::npos) return true;
+    BOOST_TEST_MESSAGE("'" << part << "' not in: " << text);
+    return false;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(an_unmatched_regex_is_quoted_with_its_line_the_payers_kernels_and_a_did_you_mean) {
+    const auto credit = forge::window_credit(contract(), side(table({{"main", 700}, {"trsolv_kernel", 300}})),
+                                             side(table({{"ref_main", 800}, {"cumsum", 200}})));
+    BOOST_REQUIRE(credit.has_value());
+    BOOST_REQUIRE(codes(*credit) == Strings{"regex-unmatched"});
+    const std::string& message = credit->why[0].message;
+    BOOST_TEST(has(message, "credit/window.toml:17: [[asymmetry]] ref_input=A student_kernel_regex 'solve' matches "
+                            "none of the student's kernels (did you mean 'trsolv_kernel'?)"));
+    BOOST_TEST(has(message, "Kernels of the student's call: main, trsolv_kernel."));
+    BOOST_TEST(has(message, "launches doing this work"));
+    BOOST_TEST(!has(message, "region"));
+}
+
+BOOST_AUTO_TEST_CASE(nothing_close_gets_no_did_you_mean) {
+    const auto credit = forge::window_credit(contract(), side(table({{"main", 700}, {"gemm", 300}})),
+                                             side(table({{"cumsum", 200}})));
+    BOOST_REQUIRE(credit.has_value());
+    BOOST_TEST(!has(credit->why.at(0).message, "did you mean"));
+    BOOST_TEST(has(credit->why.at(0).message, "main, gemm"));
+}
+
+BOOST_AUTO_TEST_CASE(on_host_the_messages_speak_of_regions_not_launches) {
+    const auto credit =
+        forge::window_credit(contract(), side(table({{"main", 700}, {"(unmarked)", 300}}), 1.0, digest(1.0e6)),
+                             side(table({{"ref_main", 800}, {"cumsum", 200}}), 1.0, digest(1.35e6)),
+                             forge::TableRows::regions);
+    BOOST_REQUIRE(credit.has_value());
+    BOOST_REQUIRE(codes(*credit) == (Strings{"regex-unmatched", "coverage-out-of-band"}));
+    BOOST_TEST(has(credit->why[0].message, "matches none of the student's regions"));
+    BOOST_TEST(has(credit->why[0].message, "Regions of the student's call: main, (unmarked)."));
+    BOOST_TEST(has(credit->why[0].message, "forge::bench::region"));
+    BOOST_TEST(!has(credit->why[0].message, "launch"));
+    BOOST_TEST(!has(credit->why[0].message, "fused"));
+    BOOST_TEST(has(credit->why[1].message, "reference's regions do not reconcile"));
+    BOOST_TEST(has(credit->why[1].message, "the profiled call took 1.35x the timed median"));
+    BOOST_TEST(!has(credit->why[1].message, "launch"));
+}
+
+BOOST_AUTO_TEST_CASE(a_long_table_is_listed_in_part) {
+    forge::KernelTable rows;
+    for (int i = 0; i < 20; ++i) rows.kernels.push_back({"k" + std::to_string(i), 1, 1.0, 0.0});
+    const auto credit = forge::window_credit(contract(), side(rows), side(table({{"cumsum", 1}})));
+    BOOST_TEST(has(credit->why.at(0).message, "k10, k11, ... (8 more)."));
+}
+
+BOOST_AUTO_TEST_CASE(regexes_matching_every_row_or_nearly_all_the_time_are_a_warning_naming_the_match) {
+    const auto every = forge::window_credit(contract(), side(table({{"solve_a", 10}, {"solve_b", 10}})),
+                                            side(table({{"ref_main", 800}, {"cumsum", 200}})));
+    BOOST_REQUIRE(every.has_value());
+    BOOST_TEST(every->usable);  // a warning, not a reason: the credit stands
+    BOOST_REQUIRE(every->warnings.size() == 1u);
+    BOOST_TEST(every->warnings[0].code == "match-implausible");
+    BOOST_TEST(has(every->warnings[0].message, "the student's priced regexes (ref_input=A student_kernel_regex "
+                                               "'solve') match every one of its 2 kernels (solve_a, solve_b)"));
+
+    const auto most = forge::window_credit(contract(), side(table({{"main", 100}, {"solve", 900}})),
+                                           side(table({{"ref_main", 101}, {"cumsum", 899}})));
+    BOOST_REQUIRE(most.has_value());
+    BOOST_REQUIRE(most->warnings.size() == 1u);  // 90.0% on the student; 89.9% on the reference is not
+    BOOST_TEST(has(most->warnings[0].message, "match 90.00% of its kernels' time (solve)"));
+
+    const auto plausible = forge::window_credit(contract(), side(table({{"main", 700}, {"solve", 300}})),
+                                                side(table({{"ref_main", 800}, {"cumsum", 200}})));
+    BOOST_TEST(plausible->warnings.empty());
+}
+
+BOOST_AUTO_TEST_CASE(table_rows_follow_the_evals_backend) {
+    forge::EvalReport eval;
+    BOOST_TEST((forge::table_rows(eval) == forge::TableRows::kernels));
+    eval.backend = "host";
+    BOOST_TEST((forge::table_rows(eval) == forge::TableRows::regions));
+    eval.backend = "cuda";
+    BOOST_TEST((forge::table_rows(eval) == forge::TableRows::kernels));
+}

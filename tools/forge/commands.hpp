@@ -60,8 +60,9 @@ struct ResourceSpecOptions {
 // its findings and returns nullopt (the caller exits 13).
 std::optional<WindowContract> accepted_contract(const std::string& path);
 
-// The eval at `path`; nullopt, said on standard output, when there is none (the
-// bench did not run: the caller exits 77). Throws EvalError when it is malformed.
+// The eval at `path`; nullopt, said on standard output, when there is none or
+// it records a skipped bench ("skipped": {"reason"}): the bench did not run, the
+// caller exits 77. Throws EvalError when it is malformed.
 std::optional<EvalReport> existing_eval(const std::string& path);
 
 int run_check(const CheckOptions& options);

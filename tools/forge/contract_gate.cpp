@@ -18,6 +18,9 @@ std::optional<EvalReport> existing_eval(const std::string& path) {
     std::optional<EvalReport> eval = load_eval(path);
     if (!eval) {
         std::cout << "forge: " << path << " does not exist: the bench did not run, nothing to check (skipped)\n";
+    } else if (eval->skipped) {
+        std::cout << "forge: " << path << ": the bench was skipped: " << *eval->skipped << " (nothing to check)\n";
+        return std::nullopt;
     }
     return eval;
 }

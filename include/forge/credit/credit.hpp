@@ -23,12 +23,25 @@ namespace forge {
 // before a credit read off that table is refused as unreconciled.
 inline constexpr double coverage_band = 0.20;
 
-// Why a credit is not usable: stable codes that reports and dashboards match on.
+// A side's priced regexes matching this share of its time (or every row of its
+// table) price what is most likely the whole call, not the declared extra work.
+inline constexpr double implausible_fraction = 0.90;
+
+// Why a credit is not usable, and what makes one doubtful: stable codes that
+// reports and dashboards match on.
 namespace credit_code {
 inline constexpr std::string_view table_missing = "table-missing";
 inline constexpr std::string_view regex_unmatched = "regex-unmatched";
 inline constexpr std::string_view coverage_out_of_band = "coverage-out-of-band";
+inline constexpr std::string_view match_implausible = "match-implausible";  // a warning: the credit stays usable
 }  // namespace credit_code
+
+// What a side's table rows are, so messages speak of what the user marked:
+// CUDA kernels (CUPTI) or HOST regions (forge::bench::region).
+enum class TableRows { kernels, regions };
+
+// Regions for a HOST eval ("backend": "host"), kernels otherwise.
+[[nodiscard]] TableRows table_rows(const EvalReport& eval) noexcept;
 
 // A priced entry's regex that Boost cannot compile, or whose matching exceeds
 // Boost's complexity bound on a kernel name (never a hang). Regexes compile
@@ -76,6 +89,9 @@ struct Credit {
     std::vector<CreditReason> why;      // empty when usable
     std::vector<std::string> unpriced;  // price-class entries without the payer's regex
     Reconciliation reconciliation;
+    // credit_code::match_implausible per side that prices (nearly) all of its
+    // time. Not part of the reference's result: shown beside it.
+    std::vector<CreditReason> warnings;
 
     [[nodiscard]] const SideCredit& side(Side s) const noexcept { return s == Side::student ? student : reference; }
 };
@@ -101,7 +117,7 @@ struct CreditedRatio {
 // nothing is priced (an undeclared contract, no price entry with the payer's
 // regex). Throws CreditError (see above).
 [[nodiscard]] std::optional<Credit> window_credit(const WindowContract& contract, const SideReading& student,
-                                                  const SideReading& reference);
+                                                  const SideReading& reference, TableRows rows = TableRows::kernels);
 
 // The ratio with the priced work taken out of both readings; nullopt when the
 // credit is absent or not usable, a reading is missing or 0, or a credited
@@ -130,6 +146,14 @@ struct RunCredit {
 // Throws CreditError (see above).
 [[nodiscard]] RunCredit credit_run(const WindowContract& contract, const EvalReport& eval);
 
+// The credited ratio's interval, derived: the raw ratio's interval times the
+// credit's adjustment (the geometric mean over workloads of credited / raw
+// ratio, i.e. of (1 - reference fraction) / (1 - student fraction)). It carries
+// the timing uncertainty of the raw ratio and treats the priced fractions as
+// exact (they come from one table per side, which has no interval). nullopt
+// when the run has no credited ratio.
+[[nodiscard]] std::optional<RatioCi> credited_ratio_ci(const RunCredit& run, const RatioCi& raw);
+
 // The reference's window_credit result: student/reference {fraction, matched,
 // matched_ns, total_ns, priced, unmatched, table}, usable, why [{code, message}],
 // unpriced, and reconciliation {student?, reference?} only when it has a side.
@@ -137,7 +161,8 @@ struct RunCredit {
 // The reference's credited_ratio result.
 [[nodiscard]] nlohmann::json to_json(const CreditedRatio& ratio);
 // What `forge credit --format json` prints: {"workloads": [{"name", "credit",
-// "ratio"}], "raw_ratio", "credited_ratio"} (null where absent).
+// "ratio", "warnings"}], "raw_ratio", "credited_ratio"} (null where absent;
+// "warnings": the credit's [{"code", "message"}], [] without a credit).
 [[nodiscard]] nlohmann::json to_json(const RunCredit& run);
 
 }  // namespace forge

@@ -1,6 +1,7 @@
 // `forge report`: one line per operator over many eval.json files: the raw
-// ratio (the verdict), the credited ratio beside it, the prep check and the
-// bench's correctness.
+// ratio (the verdict) with its interval and verdict word, the credited ratio
+// beside it, the prep check and the bench's correctness. A skipped bench is
+// listed with its reason.
 #pragma once
 
 #include <cstddef>
@@ -19,11 +20,15 @@ struct OperatorSummary {
     std::string name;       // the eval's operator, else its path
     std::string eval_path;
     std::string backend;    // "host", "cuda", or "" when not reported
-    bool ran = false;       // an eval file exists
+    bool ran = false;       // an eval file exists and the bench was not skipped
+    std::optional<std::string> skipped;  // why the bench skipped itself ("skipped.reason")
     std::size_t workloads = 0;
     std::optional<double> reference_ms;
     std::optional<double> student_ms;
     std::optional<double> raw_ratio;
+    std::optional<RatioCi> ratio_ci;         // the raw ratio's 95% interval (older evals: none)
+    std::optional<std::string> verdict;      // faster / slower / indistinguishable
+    std::optional<bool> precision_reached;   // false: the time cap came before the precision target
     std::optional<double> credited_ratio;
     std::string prep;         // "held", "not needed", "2 problems", "no contract", "contract refused", ...
     std::string correctness;  // "passed", "FAILED", "not reported", "not run"
@@ -39,8 +44,8 @@ struct OperatorSummary {
 
 void render_summary_text(std::ostream& out, const std::vector<OperatorSummary>& rows, bool colour);
 void render_summary_markdown(std::ostream& out, const std::vector<OperatorSummary>& rows);
-// {"operators": [{"name", "eval", "backend", "ran", "workloads", "reference_ms", "student_ms",
-//  "raw_ratio", "credited_ratio", "prep", "correctness", "notes"}]}
+// {"operators": [{"name", "eval", "backend", "ran", "skipped", "workloads", "reference_ms", "student_ms",
+//  "raw_ratio", "ratio_ci", "verdict", "precision_reached", "credited_ratio", "prep", "correctness", "notes"}]}
 [[nodiscard]] nlohmann::json summary_json(const std::vector<OperatorSummary>& rows);
 
 }  // namespace forge
