@@ -1,99 +1,120 @@
-// The CUDA backend: guarded device memory, CUDA events from the bench's stream to
-// a device-wide window end, the L2 flushed by a memset of twice its size, kernel
-// names of timed calls from CUPTI's launch callbacks, per-kernel tables from CUPTI
-// activity, and one profiled call per side bracketed by cudaProfilerStart/Stop and
-// an NVTX range, so `ncu --profile-from-start off` captures exactly those windows.
+// The CUDA backend: guarded device memory; CUDA events from a start fenced on the
+// legacy default stream to a device-wide window end; the L2 flushed by a memset of
+// twice its size; kernel names of timed calls from CUPTI's launch callbacks;
+// per-kernel tables from CUPTI activity; one profiled call per side bracketed by
+// cudaProfilerStart/Stop and an NVTX range, so `ncu --profile-from-start off`
+// captures exactly those windows; the GPU held for this process (GpuClaim).
 #include <cuda_profiler_api.h>
 #include <cuda_runtime_api.h>
 #include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "cuda_buffer.hpp"
+#include "cuda_check.hpp"
+#include "cuda_event.hpp"
+#include "cuda_stream.hpp"
 #include "cupti_activity.hpp"
 #include "cupti_launch_log.hpp"
+#include "device_availability.hpp"
 #include "device_profile.hpp"
+#include "gpu_claim.hpp"
 #include "guarded_memory.hpp"
 #include "runtime.hpp"
 
 namespace forge::bench {
 
+static_assert(cuda_success == cudaSuccess && cuda_error_no_device == cudaErrorNoDevice,
+              "device_availability.hpp's codes are CUDA's");
+
 namespace {
 
 // The flush buffer is at least this big, whatever the device reports as its L2.
 constexpr std::size_t min_flush_bytes = std::size_t{8} << 20;
+constexpr std::size_t window_end_marker_bytes = 4;
 
-// The profiled call's window end, as CUPTI sees it: a memset on the legacy default
-// stream, of an unusual size and value, so no call's own memset is taken for it.
-constexpr WindowEndMarker window_end_marker{44, 0xF7};
+void release_guarded_device(std::byte* data) { report_failure(cudaFree(data - guard_bytes), "cudaFree (a tensor)"); }
 
-void check(cudaError_t error, const std::string& what) {
-    if (error != cudaSuccess) {
-        throw BenchError("CUDA error during " + what + ": " + cudaGetErrorName(error) + ": " + cudaGetErrorString(error));
-    }
+cudaDeviceProp device_properties(int device) {
+    cudaDeviceProp properties{};
+    check(cudaGetDeviceProperties(&properties, device), "cudaGetDeviceProperties");
+    return properties;
 }
 
-void release_guarded_device(std::byte* data) { cudaFree(data - guard_bytes); }
+// "GPU-" and the UUID in nvidia-smi's form: one name for the GPU whatever
+// CUDA_VISIBLE_DEVICES makes its index.
+std::string gpu_uuid(const cudaDeviceProp& properties) {
+    std::string text = "GPU-";
+    for (int i = 0; i < 16; ++i) {
+        char hex[3];
+        std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(properties.uuid.bytes[i]));
+        text += hex;
+        if (i == 3 || i == 5 || i == 7 || i == 9) text += '-';
+    }
+    return text;
+}
+
+std::size_t l2_cache_bytes(int device) {
+    int bytes = 0;
+    check(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device), "cudaDeviceGetAttribute(L2 cache size)");
+    return static_cast<std::size_t>(bytes);
+}
 
 class CudaRuntime final : public Runtime {
 public:
-    explicit CudaRuntime(int device) : device_(device) {
-        check(cudaSetDevice(device_), "cudaSetDevice");
-        check(cudaGetDeviceProperties(&properties_, device_), "cudaGetDeviceProperties");
-        // A blocking stream: the legacy default stream, where windows end, waits for it.
-        check(cudaStreamCreate(&stream_), "cudaStreamCreate");
-        check(cudaEventCreate(&start_), "cudaEventCreate");
-        check(cudaEventCreate(&stop_), "cudaEventCreate");
-        int l2_bytes = 0;
-        check(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device_), "cudaDeviceGetAttribute(L2)");
-        l2_bytes_ = static_cast<std::size_t>(l2_bytes);
-        flush_bytes_ = std::max(2 * l2_bytes_, min_flush_bytes);
-        check(cudaMalloc(&flush_, flush_bytes_), "cudaMalloc(flush buffer)");
-        check(cudaMalloc(&window_end_, window_end_marker.bytes), "cudaMalloc(window end marker)");
+    explicit CudaRuntime(int device)
+        : device_(device),
+          properties_(device_properties(device)),
+          claim_(gpu_uuid(properties_), std::filesystem::temp_directory_path(), std::cerr),
+          device_set_(select(device)),
+          l2_bytes_(l2_cache_bytes(device)),
+          flush_(std::max(2 * l2_bytes_, min_flush_bytes)),
+          window_end_(window_end_marker_bytes) {
+        settle_cupti();
     }
 
     CudaRuntime(const CudaRuntime&) = delete;
     CudaRuntime& operator=(const CudaRuntime&) = delete;
 
-    ~CudaRuntime() override {
-        cudaDeviceSynchronize();
-        cudaFree(window_end_);
-        cudaFree(flush_);
-        cudaEventDestroy(stop_);
-        cudaEventDestroy(start_);
-        cudaStreamDestroy(stream_);
-    }
+    // Work still queued finishes before the buffers, streams and the claim go.
+    ~CudaRuntime() override { report_failure(cudaDeviceSynchronize(), "cudaDeviceSynchronize (the last work)"); }
 
     [[nodiscard]] nlohmann::json device_facts() const override {
         int driver = 0;
         int runtime = 0;
-        cudaDriverGetVersion(&driver);
-        cudaRuntimeGetVersion(&runtime);
+        report_failure(cudaDriverGetVersion(&driver), "cudaDriverGetVersion");
+        report_failure(cudaRuntimeGetVersion(&runtime), "cudaRuntimeGetVersion");
         return {{"name", properties_.name},
                 {"index", device_},
+                {"uuid", gpu_uuid(properties_)},
                 {"compute_capability", std::to_string(properties_.major) + "." + std::to_string(properties_.minor)},
                 {"multiprocessors", properties_.multiProcessorCount},
                 {"memory_bytes", properties_.totalGlobalMem},
                 {"l2_bytes", l2_bytes_},
-                {"flush_bytes", flush_bytes_},
+                {"flush_bytes", flush_.bytes()},
                 {"driver_version", driver},
                 {"runtime_version", runtime},
                 {"clock", "cudaEvent"},
+                {"window_start", "event on the legacy default stream after the cache flush (every blocking stream "
+                                 "waits for it)"},
                 {"window_end", "event on the legacy default stream, then cudaDeviceSynchronize"}};
     }
 
-    [[nodiscard]] Stream stream() const override { return stream_; }
+    [[nodiscard]] Stream stream() const override { return stream_.get(); }
 
     [[nodiscard]] Tensor allocate(const TensorSpec& spec) override {
         const GuardLayout layout(byte_size(spec));
         void* memory = nullptr;
-        check(cudaMalloc(&memory, layout.total_bytes), "cudaMalloc of '" + spec.name + "'");
+        check(cudaMalloc(&memory, layout.total_bytes), "cudaMalloc of tensor '" + spec.name + "'");
         auto* base = static_cast<std::byte*>(memory);
         Tensor tensor(spec, Place::device, base + guard_bytes, &release_guarded_device);
-        check(cudaMemset(tensor.raw(), 0, layout.data_bytes), "cudaMemset of '" + spec.name + "'");
+        check(cudaMemset(tensor.raw(), 0, layout.data_bytes), "zeroing tensor '" + spec.name + "'");
         std::vector<std::byte> guard(std::max(guard_bytes, layout.trailing_bytes()));
         write_guard_pattern({guard.data(), guard_bytes}, 0);
         check(cudaMemcpy(base, guard.data(), guard_bytes, cudaMemcpyHostToDevice), "guarding '" + spec.name + "'");
@@ -121,14 +142,15 @@ public:
 
     void copy(const Tensor& from, Tensor& to) override {
         const std::size_t bytes = std::min(from.bytes(), to.bytes());
-        check(cudaMemcpyAsync(to.raw(), from.raw(), bytes, cudaMemcpyDefault, stream_),
+        check(cudaMemcpyAsync(to.raw(), from.raw(), bytes, cudaMemcpyDefault, stream_.get()),
               "copying '" + from.name() + "'");
         // A host end (pageable memory) must be complete before the host reads or reuses it.
         if (from.place() == Place::host || to.place() == Place::host) synchronize();
     }
 
     void fill_bytes(Tensor& tensor, unsigned char value) override {
-        check(cudaMemsetAsync(tensor.raw(), value, tensor.bytes(), stream_), "cudaMemset of '" + tensor.name() + "'");
+        check(cudaMemsetAsync(tensor.raw(), value, tensor.bytes(), stream_.get()),
+              "filling '" + tensor.name() + "'");
     }
 
     void synchronize() override {
@@ -136,89 +158,124 @@ public:
         check(cudaGetLastError(), "a kernel launch");
     }
 
-    void flush_cache() override {
-        check(cudaMemsetAsync(flush_, ++flush_value_, flush_bytes_, stream_), "the L2 flush");
-    }
+    void flush_cache() override { flush_on(stream_.get()); }
 
     [[nodiscard]] double time_call(const std::function<void()>& call) override { return time_calls(call, 1); }
 
-    // The window starts on the bench's stream and ends device-wide: the stop event
-    // is on the legacy default stream, which waits for the bench's stream and every
-    // other blocking stream, so work a call moves to a stream of its own is timed.
-    // Work on a non-blocking stream is not, but the synchronisation below finishes
-    // it before any check, and the profiled call reports it (LateWork).
+    // Both events are on the legacy default stream. The start waits for the flush
+    // and every blocking stream's later work waits for it, so a call's work on the
+    // bench's stream or a blocking stream of its own cannot start beside the flush;
+    // the stop waits for all of it. A non-blocking stream waits for neither: the
+    // synchronisation below finishes its work before any check, and the profiled
+    // call reports work it ran before or after the window (EarlyWork, LateWork).
     [[nodiscard]] double time_calls(const std::function<void()>& call, int count) override {
-        check(cudaEventRecord(start_, stream_), "cudaEventRecord");
+        start_.record(cudaStreamLegacy);
         for (int i = 0; i < count; ++i) call();
-        check(cudaEventRecord(stop_, cudaStreamLegacy), "cudaEventRecord");
+        stop_.record(cudaStreamLegacy);
         check(cudaDeviceSynchronize(), "a timed call (a kernel failed)");
         check(cudaGetLastError(), "a timed call's kernel launch");
-        float ms = 0.0F;
-        check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
-        return ms;
+        return elapsed_ms(start_, stop_);
     }
 
     [[nodiscard]] std::unique_ptr<LaunchLog> log_launches() override { return launch_callbacks_.log(); }
 
     [[nodiscard]] std::string why_no_launch_log() const override { return launch_callbacks_.unavailable_because(); }
 
+    // The timed window's edges, made visible to CUPTI on the harness's own
+    // non-blocking stream, which no call can reach: a flush whose end every
+    // blocking stream waits for (the start event's place), and a marker after
+    // everything the legacy default stream waits for (the stop event's place).
     [[nodiscard]] Profile profile_call(const std::function<void()>& call, const std::string& label) override {
-        synchronize();  // the cache flush and the input copies stay out of the profile
+        synchronize();  // the harness's flush and input copies stay out of the profile
         std::optional<CuptiActivityCollector> collector;
-        std::string cupti_problem;
-        try {
-            collector.emplace();
-        } catch (const BenchError& e) {
-            cupti_problem = e.what();  // e.g. under ncu: the call still runs inside the profiler window
+        std::string no_table_because = launch_callbacks_.unavailable_because();
+        // Under nsys or ncu CUPTI belongs to the profiler: registering activity
+        // buffers of our own would take its records.
+        if (no_table_because.empty()) {
+            try {
+                collector.emplace();
+            } catch (const BenchError& e) {
+                no_table_because = e.what();
+            }
         }
         nvtxRangePushA(label.c_str());
         check(cudaProfilerStart(), "cudaProfilerStart");
+        flush_on(harness_stream_.get());
+        fence_.record(harness_stream_.get());
+        fence_.make_wait(cudaStreamLegacy);
+        fence_.make_wait(stream_.get());
         call();
-        // Where the timed windows' stop event would be, on CUPTI's clock.
+        fence_.record(cudaStreamLegacy);
+        fence_.make_wait(harness_stream_.get());
         const cudaError_t marked =
-            collector ? cudaMemsetAsync(window_end_, static_cast<int>(window_end_marker.value),
-                                        window_end_marker.bytes, cudaStreamLegacy)
-                      : cudaSuccess;
+            cudaMemsetAsync(window_end_.get(), 0, window_end_.bytes(), harness_stream_.get());
         const cudaError_t finished = cudaDeviceSynchronize();
-        cudaProfilerStop();
+        report_failure(cudaProfilerStop(), "cudaProfilerStop");
         nvtxRangePop();
         check(finished, "the profiled call (a kernel failed)");
         check(marked, "marking the profiled call's window end");
         check(cudaGetLastError(), "the profiled call's kernel launch");
         if (!collector) {
-            std::cerr << "[forge bench] " << label << ": no per-kernel table: " << cupti_problem << "\n";
+            std::cerr << "[forge bench] " << label << ": no per-kernel table: " << no_table_because << "\n";
             return Profile{};
         }
-        return profile_of(collector->finish(), window_end_marker);
+        return profile_of(collector->finish(), cupti_stream_id(harness_stream_.get()));
     }
 
 private:
+    static bool select(int device) {
+        check(cudaSetDevice(device), "cudaSetDevice");
+        return true;
+    }
+
+    void flush_on(cudaStream_t stream) {
+        check(cudaMemsetAsync(flush_.get(), ++flush_value_, flush_.bytes(), stream), "the L2 flush");
+    }
+
+    // CUPTI's first activity collection leaves the process in another state
+    // (instrumented launch paths, a slowdown until finalised): one whole
+    // enable/flush/disable cycle now puts the reference and the student in the
+    // same state for every timed round, whichever is profiled first.
+    void settle_cupti() {
+        if (!launch_callbacks_.unavailable_because().empty()) return;
+        try {
+            CuptiActivityCollector collector;
+            flush_on(harness_stream_.get());
+            synchronize();
+            (void)collector.finish();
+        } catch (const BenchError& e) {
+            std::cerr << "[forge bench] CUPTI's activity collection did not start: " << e.what() << "\n";
+        }
+    }
+
     int device_;
-    cudaDeviceProp properties_{};
-    cudaStream_t stream_ = nullptr;
-    cudaEvent_t start_ = nullptr;
-    cudaEvent_t stop_ = nullptr;
-    std::size_t l2_bytes_ = 0;
-    std::size_t flush_bytes_ = 0;
-    void* flush_ = nullptr;
+    cudaDeviceProp properties_;
+    GpuClaim claim_;  // before anything that touches the device; released last
+    bool device_set_;  // cudaSetDevice, here in member order: before any allocation
+    std::size_t l2_bytes_;
+    CudaBuffer flush_;
+    CudaBuffer window_end_;
     unsigned char flush_value_ = 0;
-    void* window_end_ = nullptr;
+    // A blocking stream: the legacy default stream, where windows start and end, waits for it.
+    CudaStream stream_{cudaStreamDefault};
+    CudaStream harness_stream_{cudaStreamNonBlocking};
+    CudaEvent start_;
+    CudaEvent stop_;
+    CudaEvent fence_{cudaEventDisableTiming};
     CuptiLaunchCallbacks launch_callbacks_;
 };
 
 }  // namespace
 
 std::unique_ptr<Runtime> make_cuda_runtime(int device) {
-    int count = 0;
-    const cudaError_t error = cudaGetDeviceCount(&count);
-    if (error != cudaSuccess || count == 0) {
-        throw BackendUnavailable(std::string("no CUDA device to run this bench on (") +
-                                 (error != cudaSuccess ? cudaGetErrorString(error) : "the driver lists none") + ")");
+    DeviceCountAnswer answer;
+    const cudaError_t error = cudaGetDeviceCount(&answer.count);
+    answer.error = static_cast<int>(error);
+    if (error != cudaSuccess) {
+        answer.error_name = cudaGetErrorName(error);
+        answer.error_text = cudaGetErrorString(error);
     }
-    if (device < 0 || device >= count) {
-        throw BackendUnavailable("CUDA device " + std::to_string(device) + " was asked for, but there are " +
-                                 std::to_string(count) + " device(s)");
-    }
+    require_cuda_device(answer, device);
     return std::make_unique<CudaRuntime>(device);
 }
 

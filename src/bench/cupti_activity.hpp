@@ -1,9 +1,10 @@
 // CUDA device work from CUPTI activity records: kernels (names demangled),
-// memcpy and memset, with their start and end on CUPTI's clock.
+// memcpy and memset, with their start and end on CUPTI's clock and their stream.
 #pragma once
 
-#include <cupti.h>
+#include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,12 +12,12 @@
 
 namespace forge::bench {
 
-// CUPTI's own words for a result code.
-[[nodiscard]] std::string cupti_result_text(CUptiResult result);
-
 // The readable name ncu and nsys show: "void gemm<float>(float const*, ...)";
 // the name as given when it does not demangle.
 [[nodiscard]] std::string demangled_kernel_name(const char* name);
+
+// CUPTI's id of `stream`, as its activity records carry it.
+[[nodiscard]] std::uint32_t cupti_stream_id(cudaStream_t stream);
 
 // Collects activity records from construction to finish(). One at a time.
 class CuptiActivityCollector {
@@ -29,7 +30,8 @@ public:
     CuptiActivityCollector& operator=(const CuptiActivityCollector&) = delete;
 
     // Flushes CUPTI's buffers (the caller has synchronised the device) and returns
-    // every record since construction.
+    // every record since construction. Throws BenchError when CUPTI dropped records
+    // or a buffer could not be read: a table missing work would mis-price it.
     [[nodiscard]] std::vector<DeviceActivity> finish();
 };
 

@@ -2,7 +2,6 @@
 
 #include <cupti.h>
 
-#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -13,38 +12,18 @@
 #include <string_view>
 #include <utility>
 
+#include "cuda_check.hpp"
 #include "cupti_activity.hpp"
+#include "cupti_launch_ids.hpp"
 
 namespace forge::bench {
 
 namespace {
 
 constexpr std::size_t max_logged_kernels = 64;
-// Longer (mangled) names are kept in part and make the log partial.
+// A longer (mangled) name is not kept: its prefix could match another kernel's,
+// so the log is marked partial instead, and only the names it holds are compared.
 constexpr std::size_t max_name_bytes = 1024;
-
-// The launch APIs, runtime and driver: a runtime launch may or may not reach the
-// driver's callbacks, and a library may call the driver directly. A name seen twice
-// is one kernel.
-constexpr CUpti_CallbackId runtime_launches[] = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,          CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,      CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,          CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000};
-constexpr CUpti_CallbackId driver_launches[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,            CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,          CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,             CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
-
-bool graph_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
-    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
-        return id == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000 ||
-               id == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000;
-    }
-    return id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
-}
 
 // FNV-1a; 0 marks an empty slot.
 std::uint64_t name_hash(std::string_view name) noexcept {
@@ -71,15 +50,17 @@ struct LaunchSlots {
             return;
         }
         const std::string_view name(symbol, strnlen(symbol, max_name_bytes));
-        if (name.size() == max_name_bytes) partial.store(true, std::memory_order_relaxed);
+        if (name.size() == max_name_bytes) {
+            partial.store(true, std::memory_order_relaxed);
+            return;
+        }
         const std::uint64_t hash = name_hash(name);
         for (Slot& slot : slots) {
             std::uint64_t held = slot.hash.load(std::memory_order_acquire);
             if (held == hash) return;
             if (held == 0 && slot.hash.compare_exchange_strong(held, hash, std::memory_order_acq_rel)) {
-                const std::size_t kept = std::min(name.size(), max_name_bytes - 1);
-                std::memcpy(slot.name.data(), name.data(), kept);
-                slot.name[kept] = '\0';
+                std::memcpy(slot.name.data(), name.data(), name.size());
+                slot.name[name.size()] = '\0';
                 slot.ready.store(true, std::memory_order_release);
                 return;
             }
@@ -105,7 +86,7 @@ void CUPTIAPI on_launch(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id,
     const auto* call = static_cast<const CUpti_CallbackData*>(data);
     if (call->callbackSite != CUPTI_API_ENTER) return;
     // A graph's kernels are not named at its launch: the log holds only part of the set.
-    if (graph_launch(domain, id)) {
+    if (is_graph_launch(domain, id)) {
         launch_slots.partial.store(true, std::memory_order_relaxed);
         return;
     }
@@ -142,11 +123,11 @@ CuptiLaunchCallbacks::CuptiLaunchCallbacks() {
                                "; another profiler, such as ncu or nsys, is attached?)";
         return;
     }
-    for (const auto& [domain, ids] : {std::pair{CUPTI_CB_DOMAIN_RUNTIME_API, std::span<const CUpti_CallbackId>(runtime_launches)},
-                                      std::pair{CUPTI_CB_DOMAIN_DRIVER_API, std::span<const CUpti_CallbackId>(driver_launches)}}) {
+    for (const auto& [domain, ids] : {std::pair{CUPTI_CB_DOMAIN_RUNTIME_API, std::span<const CUpti_CallbackId>(runtime_launch_callbacks)},
+                                      std::pair{CUPTI_CB_DOMAIN_DRIVER_API, std::span<const CUpti_CallbackId>(driver_launch_callbacks)}}) {
         for (const CUpti_CallbackId id : ids) {
             if (const CUptiResult result = cuptiEnableCallback(1, subscriber, domain, id); result != CUPTI_SUCCESS) {
-                cuptiUnsubscribe(subscriber);
+                report_failure(cuptiUnsubscribe(subscriber), "cuptiUnsubscribe");
                 unavailable_because_ = "CUPTI refused a launch callback (" + cupti_result_text(result) + ")";
                 return;
             }
@@ -156,7 +137,9 @@ CuptiLaunchCallbacks::CuptiLaunchCallbacks() {
 }
 
 CuptiLaunchCallbacks::~CuptiLaunchCallbacks() {
-    if (subscriber_ != nullptr) cuptiUnsubscribe(static_cast<CUpti_SubscriberHandle>(subscriber_));
+    if (subscriber_ != nullptr) {
+        report_failure(cuptiUnsubscribe(static_cast<CUpti_SubscriberHandle>(subscriber_)), "cuptiUnsubscribe");
+    }
 }
 
 std::unique_ptr<LaunchLog> CuptiLaunchCallbacks::log() {
