@@ -35,5 +35,6 @@ install(FILES
   "${CMAKE_CURRENT_LIST_DIR}/ForgeTool.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/ForgeValidate.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/ForgeDashboard.cmake"
+  "${CMAKE_CURRENT_LIST_DIR}/README.md"  # the function's reference, beside the modules that point to it
   DESTINATION "${FORGE_INSTALL_CMAKEDIR}")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/templates/" DESTINATION "${FORGE_INSTALL_TEMPLATESDIR}")

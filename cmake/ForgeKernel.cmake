@@ -1,4 +1,5 @@
-# ForgeKernel's CMake API: forge_add_operator(), documented in cmake/README.md.
+# ForgeKernel's CMake API: forge_add_operator(), documented in README.md beside
+# this file (cmake/ in the source tree, lib/cmake/ForgeKernel/ when installed).
 #
 # Included by ForgeKernel's own CMakeLists.txt (a source build, also reached
 # through add_subdirectory or FetchContent) and by the installed package's
@@ -8,13 +9,22 @@
 #
 # State lives in global properties, not variables: the function is called from
 # the user's directories, which do not see variables set in ours.
+#
+# Policies: a function runs under the policies in force where it was defined.
+# Without the block below, the installed package's functions would run under
+# whatever policies the project that finds it chose, and a source build's under
+# ForgeKernel's own. The block pins them (for the modules included from it too)
+# to the CMake versions ForgeKernel is tested with, in both modes alike.
 include_guard(GLOBAL)
 
-if(CMAKE_VERSION VERSION_LESS 3.21)
-  message(FATAL_ERROR "ForgeKernel needs CMake 3.21 or newer (this is ${CMAKE_VERSION}): "
-    "forge_add_operator() defers its validation with cmake_language(DEFER) and "
-    "scaffolds with file(RENAME ... NO_REPLACE).")
+if(CMAKE_VERSION VERSION_LESS 3.25)
+  message(FATAL_ERROR "ForgeKernel needs CMake 3.25 or newer (this is ${CMAKE_VERSION}): "
+    "its modules pin their policies with block(SCOPE_FOR POLICIES), defer validation with "
+    "cmake_language(DEFER) and scaffold with file(RENAME ... NO_REPLACE).")
 endif()
+
+block(SCOPE_FOR POLICIES)
+cmake_policy(VERSION 3.25)
 
 # The installed config sets _forge_package_templates before including this file;
 # a source tree keeps the templates beside cmake/ and builds the tool itself.
@@ -47,3 +57,5 @@ function(_forge_finalize)
 endfunction()
 
 cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _forge_finalize)
+
+endblock()

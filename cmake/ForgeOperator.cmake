@@ -1,5 +1,6 @@
 # forge_add_operator(<name> ...): one operator card, from its directory to its
-# CTest tests. Signature and behaviour: cmake/README.md.
+# CTest tests. Signature and behaviour: README.md beside this file (cmake/ in
+# the source tree, lib/cmake/ForgeKernel/ where the package is installed).
 # Relative paths given to DIRECTORY are relative to the calling directory;
 # relative paths in the file lists, to the card.
 include_guard(GLOBAL)
@@ -29,6 +30,18 @@ function(forge_add_operator)
   if(arg_KEYWORDS_MISSING_VALUES)
     list(JOIN arg_KEYWORDS_MISSING_VALUES ", " missing)
     message(FATAL_ERROR "${context}: ${missing} given without a value.")
+  endif()
+  # An empty value ("") reads as absent or as empty depending on the CMake
+  # version (CMP0174): refused on every version, so DIRECTORY "" never silently
+  # means the card's default directory on one CMake and the calling one on another.
+  math(EXPR last "${ARGC} - 2")
+  if(last GREATER_EQUAL 1)
+    foreach(i RANGE 1 ${last})  # each argument that has one after it
+      math(EXPR next "${i} + 1")
+      if(ARGV${i} MATCHES "^(DIRECTORY|BACKEND|GATE|TIMEOUT)$" AND "${ARGV${next}}" STREQUAL "")
+        message(FATAL_ERROR "${context}: ${ARGV${i}} is empty; give it a value or leave the keyword out.")
+      endif()
+    endforeach()
   endif()
 
   get_property(enabled_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
@@ -121,6 +134,7 @@ function(forge_add_operator)
     # 3.25 knows no CUDA_STANDARD 20 flag for nvcc).
     target_compile_options(${prefix}_bench PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
   endif()
+  _forge_record_build("${context}" ${prefix}_bench ${arg_BACKEND})
 
   set(contract "${card}/window.toml")
   if(PREP)
@@ -207,4 +221,132 @@ function(_forge_add_prep_link_check name backend libraries)
     set_target_properties(${prefix}_prep_link_check PROPERTIES LINKER_LANGUAGE CUDA)
   endif()
   add_dependencies(${prefix}_bench ${prefix}_prep_link_check)
+endfunction()
+
+# Whether compiler `flags` optimise: the last -O<level> (or MSVC's /O<level>)
+# among them is one of -O, -O1 ... -O4, -Ofast, -Os, -Oz, /O1, /O2, /Ox. -O0,
+# -Og, /Od and no level at all (GCC, Clang and nvcc's host code then build
+# unoptimised) do not.
+function(_forge_flags_optimize flags out)
+  separate_arguments(arguments NATIVE_COMMAND "${flags}")
+  set(seen FALSE)
+  set(level "")
+  foreach(argument IN LISTS arguments)
+    if(argument MATCHES "^[-/]O([0-9]*|fast|s|z|g|d|x)$")
+      set(level "${CMAKE_MATCH_1}")
+      set(seen TRUE)
+    endif()
+  endforeach()
+  if(seen AND NOT level MATCHES "^(0|g|d)$")
+    set(${out} 1 PARENT_SCOPE)
+  else()
+    set(${out} 0 PARENT_SCOPE)
+  endif()
+endfunction()
+
+# `text` as the body of a C string literal inside a generator expression.
+function(_forge_definition_text text out)
+  string(REPLACE "\\" "\\\\" text "${text}")
+  string(REPLACE "\"" "\\\"" text "${text}")
+  string(REPLACE ">" "$<ANGLE-R>" text "${text}")
+  string(REPLACE "," "$<COMMA>" text "${text}")
+  string(REPLACE ";" "$<SEMICOLON>" text "${text}")
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+# The flags `languages` compile with in `config` (CMAKE_<LANG>_FLAGS and
+# CMAKE_<LANG>_FLAGS_<CONFIG>), as <LANG>_flags in the caller, and whether
+# every language's flags optimise, as `optimized_out`.
+function(_forge_config_flags config languages optimized_out)
+  string(TOUPPER "${config}" upper)
+  set(optimized 1)
+  foreach(language IN LISTS languages)
+    set(flags "${CMAKE_${language}_FLAGS}")
+    if(NOT config STREQUAL "")
+      string(APPEND flags " ${CMAKE_${language}_FLAGS_${upper}}")
+    endif()
+    string(STRIP "${flags}" flags)
+    _forge_flags_optimize("${flags}" language_optimizes)
+    if(NOT language_optimizes)
+      set(optimized 0)
+    endif()
+    set(${language}_flags "${flags}" PARENT_SCOPE)
+  endforeach()
+  set(${optimized_out} ${optimized} PARENT_SCOPE)
+endfunction()
+
+# How the bench is built, compiled into it for eval.json's "build": the build
+# type, the compilers and the flags of its languages, and whether they
+# optimise. FORGE_BENCH_MAIN reads the definitions. A single-config build that
+# does not optimise is a configure warning, once per project: its ratios would
+# time unoptimised code. A multi-config generator picks the configuration at
+# build time, so there eval.json alone says it.
+function(_forge_record_build context target backend)
+  set(languages CXX)
+  if(backend STREQUAL "CUDA")
+    list(APPEND languages CUDA)
+  endif()
+  set(CUDA_flags "")
+  set(CUDA_compiler "")
+  foreach(language IN LISTS languages)
+    _forge_definition_text("${CMAKE_${language}_COMPILER_ID} ${CMAKE_${language}_COMPILER_VERSION}" ${language}_compiler)
+  endforeach()
+
+  get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  if(multi_config)
+    # Each configuration's values, chosen by $<CONFIG> when the bench compiles.
+    set(build_type "$<CONFIG>")
+    set(optimized_configs "")
+    set(config_flags_CXX "")
+    set(config_flags_CUDA "")
+    foreach(config IN LISTS CMAKE_CONFIGURATION_TYPES)
+      _forge_config_flags("${config}" "${languages}" optimized)
+      if(optimized)
+        list(APPEND optimized_configs "${config}")
+      endif()
+      foreach(language IN LISTS languages)
+        _forge_definition_text("${${language}_flags}" flags)
+        string(APPEND config_flags_${language} "$<$<CONFIG:${config}>:${flags}>")
+      endforeach()
+    endforeach()
+    foreach(language IN LISTS languages)
+      set(${language}_flags "${config_flags_${language}}")
+    endforeach()
+    list(JOIN optimized_configs "," optimized_configs)
+    if(optimized_configs STREQUAL "")
+      set(optimized 0)
+    else()
+      set(optimized "$<IF:$<CONFIG:${optimized_configs}>,1,0>")
+    endif()
+  else()
+    _forge_definition_text("${CMAKE_BUILD_TYPE}" build_type)
+    _forge_config_flags("${CMAKE_BUILD_TYPE}" "${languages}" optimized)
+    get_property(warned GLOBAL PROPERTY _FORGE_UNOPTIMIZED_WARNED)
+    if(NOT optimized AND NOT warned)
+      set_property(GLOBAL PROPERTY _FORGE_UNOPTIMIZED_WARNED TRUE)
+      if(CMAKE_BUILD_TYPE STREQUAL "")
+        set(why "CMAKE_BUILD_TYPE is empty")
+      else()
+        set(why "CMAKE_BUILD_TYPE is ${CMAKE_BUILD_TYPE}")
+      endif()
+      list(JOIN languages "/" language_names)
+      message(WARNING "${context}: the benches of this build are compiled without optimisation "
+        "(${why}, and the ${language_names} flags carry no -O1, -O2, -O3, -Ofast or -Os, or end with -O0), "
+        "so every ratio would time unoptimised code. Configure with -DCMAKE_BUILD_TYPE=Release "
+        "(or RelWithDebInfo), or put an optimisation level in CMAKE_CXX_FLAGS. "
+        "eval.json records each bench's build (\"build\": {\"optimized\": false, ...}). "
+        "This warning is given once, for every operator of the build.")
+    endif()
+    foreach(language IN LISTS languages)
+      _forge_definition_text("${${language}_flags}" ${language}_flags)
+    endforeach()
+  endif()
+
+  target_compile_definitions(${target} PRIVATE
+    "FORGE_BENCH_BUILD_TYPE=\"${build_type}\""
+    "FORGE_BENCH_COMPILER=\"${CXX_compiler}\""
+    "FORGE_BENCH_FLAGS=\"${CXX_flags}\""
+    "FORGE_BENCH_CUDA_COMPILER=\"${CUDA_compiler}\""
+    "FORGE_BENCH_CUDA_FLAGS=\"${CUDA_flags}\""
+    "FORGE_BENCH_OPTIMIZED=${optimized}")
 endfunction()

@@ -11,6 +11,8 @@ set(cases
   "BACKEND HOST GATE fast|it must be a positive number"
   "BACKEND HOST GATE 0|GATE is \"0\""
   "BACKEND HOST TIMEOUT -5|TIMEOUT is \"-5\""
+  "BACKEND HOST GATE \"\"|GATE is empty"
+  "BACKEND \"\" GATE 1|BACKEND is empty"
   "BACKEND CUDA|BACKEND CUDA needs the CUDA language")
 foreach(case IN LISTS cases)
   string(REPLACE "|" ";" case "${case}")

@@ -34,11 +34,15 @@ function(expect_no_match text regex what)
 endfunction()
 
 # Writes a consumer project in `dir` whose CMakeLists.txt gets ForgeKernel the
-# MODE's way and then runs `body`. LANGUAGES defaults to CXX.
+# MODE's way and then runs `body`. LANGUAGES defaults to CXX; MINIMUM (the
+# project's cmake_minimum_required) to 3.25; PREAMBLE goes before ForgeKernel is found.
 function(write_consumer dir body)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "LANGUAGES")
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "MINIMUM;PREAMBLE" "LANGUAGES")
   if(NOT arg_LANGUAGES)
     set(arg_LANGUAGES CXX)
+  endif()
+  if(NOT arg_MINIMUM)
+    set(arg_MINIMUM 3.25)
   endif()
   list(JOIN arg_LANGUAGES " " languages)
   if(MODE STREQUAL "installed")
@@ -47,9 +51,10 @@ function(write_consumer dir body)
     set(use_forge "add_subdirectory(\"${FORGE_SOURCE_DIR}\" forgekernel)")
   endif()
   file(MAKE_DIRECTORY "${dir}")
-  file(WRITE "${dir}/CMakeLists.txt" "cmake_minimum_required(VERSION 3.25)
+  file(WRITE "${dir}/CMakeLists.txt" "cmake_minimum_required(VERSION ${arg_MINIMUM})
 project(consumer LANGUAGES ${languages})
 enable_testing()
+${arg_PREAMBLE}
 ${use_forge}
 ${body}
 ")
@@ -57,9 +62,15 @@ endfunction()
 
 # Configures `source` into `build`; the exit code and the whole output come back.
 # Extra arguments go to cmake. The consumer validates with the installed forge
-# either way, so no test builds the tool again.
+# either way, so no test builds the tool again. CONSUMER_GENERATOR (default
+# Ninja) and CONSUMER_QUICK (default ON: -DFORGE_BENCH_QUICK=ON) may be set first.
+set(CONSUMER_GENERATOR Ninja)
+set(CONSUMER_QUICK ON)
 function(configure_consumer source build result_var log_var)
-  set(args -G Ninja "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" -DFORGE_BENCH_QUICK=ON)
+  set(args -G "${CONSUMER_GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")
+  if(CONSUMER_QUICK)
+    list(APPEND args -DFORGE_BENCH_QUICK=ON)
+  endif()
   if(MODE STREQUAL "installed")
     list(APPEND args "-DCMAKE_PREFIX_PATH=${FORGE_PREFIX}")
   else()
