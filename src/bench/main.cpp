@@ -65,9 +65,22 @@ void print_findings(const ContractCheck& check) {
     }
 }
 
+// eval.json's "build": how forge_add_operator() compiled the bench.
+nlohmann::json build_json(const BuildInfo& build) {
+    nlohmann::json json = {{"build_type", std::string(build.build_type)},
+                           {"compiler", std::string(build.compiler)},
+                           {"flags", std::string(build.flags)},
+                           {"optimized", build.optimized}};
+    if (!build.cuda_compiler.empty()) {
+        json["cuda_compiler"] = std::string(build.cuda_compiler);
+        json["cuda_flags"] = std::string(build.cuda_flags);
+    }
+    return json;
+}
+
 }  // namespace
 
-int bench_main(int argc, char** argv, Bench (*make_bench)()) {
+int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional<BuildInfo>& build) {
     std::optional<Arguments> args;
     try {
         args = parse(argc, argv);
@@ -98,6 +111,14 @@ int bench_main(int argc, char** argv, Bench (*make_bench)()) {
         options.eval_path = args->eval;
         options.quick = args->quick;
         options.log = &std::cerr;
+        if (build) {
+            options.build = build_json(*build);
+            if (!build->optimized) {
+                std::cerr << "warning: this bench was built without optimisation (build type '" << build->build_type
+                          << "', flags '" << build->flags
+                          << "'): its ratios time unoptimised code. Configure with -DCMAKE_BUILD_TYPE=Release.\n";
+            }
+        }
         if (bench.backend() == Backend::cuda) options.cuda_device = ctest_gpu_device();
         const RunResult result = run(bench, *check.contract, options);
         if (result.exit_code == exit_code::usage || result.exit_code == exit_code::skipped) {

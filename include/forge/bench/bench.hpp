@@ -185,13 +185,40 @@ private:
     std::map<std::string, Tolerance, std::less<>> output_tolerances_;
 };
 
+// How the bench was built, for eval.json's "build". forge_add_operator() compiles
+// it into the card's bench (FORGE_BENCH_BUILD_INFO below); a bench built any other
+// way has none, and its eval.json's "build" is null.
+struct BuildInfo {
+    std::string_view build_type;     // CMAKE_BUILD_TYPE, or a multi-config generator's configuration; empty: none
+    std::string_view compiler;       // the C++ compiler, "<id> <version>" (e.g. "GNU 12.2.0")
+    std::string_view flags;          // CMAKE_CXX_FLAGS and the configuration's CMAKE_CXX_FLAGS_<CONFIG>
+    std::string_view cuda_compiler;  // CUDA cards: the CUDA compiler; empty on HOST
+    std::string_view cuda_flags;     // CUDA cards: CMAKE_CUDA_FLAGS and CMAKE_CUDA_FLAGS_<CONFIG>
+    bool optimized = false;          // every language's flags end on an optimisation level (-O1..-O3, -Ofast, -Os)
+};
+
 // The bench executable's main (its command line: cmake/README.md, "Tests"): returns the exit code.
-int bench_main(int argc, char** argv, Bench (*make_bench)());
+int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional<BuildInfo>& build = std::nullopt);
 
 }  // namespace forge::bench
 
+// The bench's build, from the compile definitions forge_add_operator() sets on
+// forge_<name>_bench; std::nullopt in a bench compiled without them.
+#if defined(FORGE_BENCH_BUILD_TYPE) && defined(FORGE_BENCH_COMPILER) && defined(FORGE_BENCH_FLAGS) && \
+    defined(FORGE_BENCH_CUDA_COMPILER) && defined(FORGE_BENCH_CUDA_FLAGS) && defined(FORGE_BENCH_OPTIMIZED)
+#define FORGE_BENCH_BUILD_INFO                                                                          \
+    (::forge::bench::BuildInfo{.build_type = FORGE_BENCH_BUILD_TYPE,                                   \
+                               .compiler = FORGE_BENCH_COMPILER,                                       \
+                               .flags = FORGE_BENCH_FLAGS,                                             \
+                               .cuda_compiler = FORGE_BENCH_CUDA_COMPILER,                             \
+                               .cuda_flags = FORGE_BENCH_CUDA_FLAGS,                                   \
+                               .optimized = (FORGE_BENCH_OPTIMIZED) != 0})
+#else
+#define FORGE_BENCH_BUILD_INFO (std::optional<::forge::bench::BuildInfo>{})
+#endif
+
 // Ends a bench source: defines main() around the card's make_bench().
-#define FORGE_BENCH_MAIN(make_bench)                                   \
-    int main(int argc, char** argv) {                                  \
-        return ::forge::bench::bench_main(argc, argv, &(make_bench));  \
+#define FORGE_BENCH_MAIN(make_bench)                                                           \
+    int main(int argc, char** argv) {                                                          \
+        return ::forge::bench::bench_main(argc, argv, &(make_bench), FORGE_BENCH_BUILD_INFO);  \
     }

@@ -21,6 +21,7 @@ struct RunOptions {
     bool quick = false;               // fewer samples, shorter time budget (tests)
     std::ostream* log = nullptr;      // progress and problems for people; null: silent
     int cuda_device = 0;              // the CUDA device a CUDA bench runs on
+    nlohmann::json build;             // how the bench was built: eval.json "build"
 };
 
 // exit_code: forge::exit_code::ok; problems (correctness failed, or the harness
