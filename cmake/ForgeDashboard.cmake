@@ -18,6 +18,12 @@
 #   FORGE_MODEL          Experimental (default), Continuous or Nightly
 #   FORGE_SITE, FORGE_BUILD_NAME  override the names below
 #
+# Environment (never -D: a command line is visible to every user of the machine):
+#   FORGE_CDASH_TOKEN    a bearer token, for a CDash project that accepts only
+#                        authenticated submissions: sent with every part as the
+#                        HTTP header "Authorization: Bearer <token>", and never
+#                        printed (the submit step runs QUIET when it is set)
+#
 # CDash plots a test's measurements (raw_ratio, credited_ratio, reference_ms,
 # student_ms, the priced fractions of each forge.<op>.credit test) over the
 # builds that share a site and a build name. Both are therefore stable: the
@@ -28,6 +34,12 @@ cmake_minimum_required(VERSION 3.21)
 if(NOT FORGE_CDASH_URL)
   message(FATAL_ERROR "ForgeDashboard: give the CDash submit URL: "
     "ctest -DFORGE_CDASH_URL=https://<cdash>/submit.php?project=<project> -S ${CMAKE_CURRENT_LIST_FILE}")
+endif()
+
+if(DEFINED FORGE_CDASH_TOKEN)
+  message(FATAL_ERROR "ForgeDashboard: the CDash token was given with -DFORGE_CDASH_TOKEN, where every "
+    "process listing shows it. Pass it in the environment instead, e.g. from your CI's secret store: "
+    "FORGE_CDASH_TOKEN=<token> ctest -S ${CMAKE_CURRENT_LIST_FILE} ... Nothing was built or submitted.")
 endif()
 
 if(NOT FORGE_SOURCE_DIR)
@@ -101,12 +113,22 @@ else()
   endif()
 endif()
 
-ctest_submit(SUBMIT_URL "${FORGE_CDASH_URL}" RETURN_VALUE submit_result)
+set(submit_args "")
+if(NOT "$ENV{FORGE_CDASH_TOKEN}" STREQUAL "")
+  # QUIET: under `ctest --debug`, ctest_submit prints the HTTP headers it sends, the token with them.
+  set(submit_args HTTPHEADER "Authorization: Bearer $ENV{FORGE_CDASH_TOKEN}" QUIET)
+  message(STATUS "ForgeDashboard: submitting with the bearer token from FORGE_CDASH_TOKEN")
+endif()
+ctest_submit(SUBMIT_URL "${FORGE_CDASH_URL}" ${submit_args} RETURN_VALUE submit_result)
 if(NOT submit_result EQUAL 0)
   list(APPEND failed submit)
 endif()
 if(failed)
+  set(hint "see the output above and the dashboard")
+  if("submit" IN_LIST failed)
+    string(APPEND hint "; a submission refused with HTTP 401 or 403 needs a valid token in FORGE_CDASH_TOKEN")
+  endif()
   list(JOIN failed ", " failed)
-  message(FATAL_ERROR "ForgeDashboard: ${CTEST_SITE} / ${CTEST_BUILD_NAME}: ${failed} failed (see the output above and the dashboard).")
+  message(FATAL_ERROR "ForgeDashboard: ${CTEST_SITE} / ${CTEST_BUILD_NAME}: ${failed} failed (${hint}).")
 endif()
 message(STATUS "ForgeDashboard: submitted ${CTEST_SITE} / ${CTEST_BUILD_NAME} to ${FORGE_CDASH_URL}")

@@ -6,17 +6,23 @@ as an HTTP PUT to the submit URL with `FileName`, `build`, `site`, `stamp` and
 `MD5` in the query. Like CDash, the receiver checks the body's MD5, keeps the
 file, and answers with CDash's XML (<cdash><status>OK</status>...). CTest
 scans the whole reply for "ERROR" and "WARNING", so a good reply holds neither.
+Given a token, it is a project that accepts only authenticated submissions:
+a part without `Authorization: Bearer <token>` gets HTTP 401 and is not kept.
 
-Run alone:  cdash_receiver.py --out DIR [--port N] [--port-file F]
-Each accepted part is saved as DIR/<n>-<FileName>, with DIR/<n>-<FileName>.query.json.
+Run alone:  cdash_receiver.py --out DIR [--port N] [--port-file F] [--token-env VAR]
+Each accepted part is saved as DIR/<n>-<FileName>, with DIR/<n>-<FileName>.query.json;
+each refused one is counted in `refused`.
 """
 import argparse
 import hashlib
 import http.server
+import hmac
 import json
+import os
 import pathlib
 import threading
 import urllib.parse
+from typing import Optional
 
 
 def _reply(status: str, message: str, md5: str) -> bytes:
@@ -25,10 +31,12 @@ def _reply(status: str, message: str, md5: str) -> bytes:
 
 
 class Receiver(http.server.ThreadingHTTPServer):
-    def __init__(self, out: pathlib.Path, port: int = 0):
+    def __init__(self, out: pathlib.Path, port: int = 0, token: Optional[str] = None):
         super().__init__(("127.0.0.1", port), _Handler)
         self.out = out
+        self.token = token
         self.count = 0
+        self.refused = 0
         self.lock = threading.Lock()
         out.mkdir(parents=True, exist_ok=True)
 
@@ -42,6 +50,13 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         query = {key: values[-1] for key, values in urllib.parse.parse_qs(url.query).items()}
         length = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(length)
+        if self.server.token is not None:
+            given = self.headers.get("Authorization", "")
+            if not hmac.compare_digest(given.encode(), f"Bearer {self.server.token}".encode()):
+                with self.server.lock:
+                    self.server.refused += 1
+                self._send(_reply("ERROR", "Invalid or missing bearer token", ""), status=401)
+                return
         digest = hashlib.md5(body).hexdigest()
         name = pathlib.PurePosixPath(query.get("FileName", "")).name
         if not name or query.get("MD5", "").lower() != digest:
@@ -54,8 +69,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         pathlib.Path(f"{stem}.query.json").write_text(json.dumps(query, indent=1))
         self._send(_reply("OK", "Submission accepted", digest))
 
-    def _send(self, payload: bytes) -> None:
-        self.send_response(200)
+    def _send(self, payload: bytes, status: int = 200) -> None:
+        self.send_response(status)
         self.send_header("Content-Type", "text/xml")
         self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
@@ -70,8 +85,10 @@ def main() -> None:
     parser.add_argument("--out", required=True, type=pathlib.Path)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--port-file", type=pathlib.Path)
+    parser.add_argument("--token-env", metavar="VAR",
+                        help="accept only parts that carry the bearer token in this environment variable")
     args = parser.parse_args()
-    server = Receiver(args.out, args.port)
+    server = Receiver(args.out, args.port, os.environ[args.token_env] if args.token_env else None)
     if args.port_file:
         args.port_file.write_text(str(server.server_address[1]))
     print(f"cdash_receiver: http://127.0.0.1:{server.server_address[1]}/submit.php", flush=True)
