@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "forge/eval/eval.hpp"
+#include "forge/eval/table_file.hpp"
 
 namespace fs = std::filesystem;
 
@@ -381,4 +382,42 @@ BOOST_AUTO_TEST_CASE(a_failed_bench_says_why_in_its_own_words) {
     BOOST_TEST(unmeasured.failed());
     BOOST_TEST(unmeasured.failure().find("performance is null") != std::string::npos);
     BOOST_TEST(!failed(R"({"correctness": {"passed": true}, "performance": {}})").failed());
+}
+
+BOOST_AUTO_TEST_CASE(a_table_file_from_forge_table_import_reads_as_one_sides_readings) {
+    const forge::SideReading side = forge::parse_table_file(
+        R"({"kernels": [{"name": "k1", "launches": 2, "time_ns": 300.0, "pct": 75.0},
+                        {"name": "k2", "launches": 1, "time_ns": "n/a", "pct": 25.0}],
+            "profiler": {"total_ns": 1200.0, "calls": 3}})",
+        "t.json");
+    BOOST_REQUIRE(side.kernels.has_value());
+    BOOST_REQUIRE(side.kernels->kernels.size() == 2u);
+    BOOST_TEST(side.kernels->kernels[0].launches == 2);
+    BOOST_TEST(side.kernels->kernels[1].time_ns == 0.0);  // as leniently as eval.json's rows
+    BOOST_TEST(side.profiler->total_ns == 1200.0);
+    BOOST_TEST(side.profiler->calls == 3);
+    BOOST_TEST(!side.ms.has_value());
+    BOOST_TEST(!forge::parse_table_file(R"({"kernels": [], "profiler": null})", "t.json").profiler.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_table_file_that_is_not_a_table_names_file_line_and_key) {
+    const auto error_of = [](const std::string& text) -> forge::EvalError {
+        try {
+            (void)forge::parse_table_file(text, "t.json");
+        } catch (const forge::EvalError& e) {
+            return e;
+        }
+        BOOST_FAIL("no EvalError for: " << text);
+        throw;
+    };
+    BOOST_TEST(error_of(R"({"profiler": null})").key == "kernels");
+    BOOST_TEST(error_of(R"({"kernels": [1]})").key == "kernels[0]");
+    BOOST_TEST(std::string(error_of("[]").what()).find("forge table import") != std::string::npos);
+    BOOST_TEST(error_of("{\"kernels\": [").location.has_value());
+    try {
+        (void)forge::load_table_file(data_dir / "no-such.table.json");
+        BOOST_FAIL("a missing table file was read");
+    } catch (const forge::EvalError& e) {
+        BOOST_TEST(std::string(e.what()).find("no such table file") != std::string::npos);
+    }
 }

@@ -1,0 +1,287 @@
+// Reading the JSON files the checks read (eval.json, kernel table files):
+// lenient exactly where the reference is, strict where the file is
+// structurally wrong, every error an EvalError naming the file, the line and
+// the key path. Internal to src/eval.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "forge/eval/eval.hpp"
+#include "forge/eval/python_value.hpp"
+#include "json_text.hpp"
+
+namespace forge::eval_detail {
+
+using eval_text::KeyPath;
+using nlohmann::json;
+
+// "file:line:col: key: what"
+[[nodiscard]] std::string compose(const std::string& file, const std::optional<SourceLocation>& location,
+                                  const std::string& key, const std::string& what);
+
+// "a string (\"fast\")", "an array", ...: what the file holds where it should not.
+[[nodiscard]] std::string describe(const json& value);
+
+// The file's text; nullopt when it does not exist. EvalError when it is a
+// directory or cannot be read; `expected` says what it should be ("the bench's eval.json").
+[[nodiscard]] std::optional<std::string> read_json_file(const std::filesystem::path& file, std::string_view expected);
+
+// Parses `text` (nesting bounded by eval_max_depth); EvalError with the line and
+// column on a syntax error, `hint` saying what to do about it.
+[[nodiscard]] json parse_json_file(std::string_view text, const std::string& file, std::string_view hint);
+
+class Reader {
+public:
+    Reader(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
+
+    [[noreturn]] void fail(const KeyPath& at, const std::string& what) const {
+        const auto location = eval_text::locate(text_, at);
+        const std::string key = at.str();
+        throw EvalError(compose(file_, location, key, what), file_, location, key);
+    }
+
+    // The member `key` of `object`, or nullptr when absent or null: the
+    // reference treats both as "not reported".
+    static const json* member(const json& object, std::string_view key) {
+        const auto it = object.find(key);
+        return it == object.end() || it->is_null() ? nullptr : &*it;
+    }
+
+    const json* object_member(const json& object, const KeyPath& at, std::string_view key,
+                              std::string_view expected) const {
+        const json* value = member(object, key);
+        if (value && !value->is_object())
+            fail(at / key, "is " + describe(*value) + ", expected " + std::string(expected));
+        return value;
+    }
+
+    std::optional<double> milliseconds(const json& object, const KeyPath& at, std::string_view key) const {
+        const json* value = member(object, key);
+        if (!value) return std::nullopt;
+        if (!value->is_number())
+            fail(at / key, "is " + describe(*value) + ", expected a number of milliseconds or null");
+        return value->get<double>();
+    }
+
+    EvalReport read(json root) const {
+        const KeyPath top;
+        if (!root.is_object()) {
+            fail(top, "the file holds " + describe(root) +
+                          ", expected the bench's report object {\"schema_version\": 1, \"performance\": {...}, ...}");
+        }
+        EvalReport report;
+        report.path = file_;
+        if (const json* version = member(root, "schema_version");
+            version && !(version->is_number() && version->get<double>() == static_cast<double>(eval_schema_version))) {
+            fail(top / "schema_version", "is " + describe(*version) + "; this forge reads eval.json schema version " +
+                                             std::to_string(eval_schema_version) + " (rebuild the bench with it)");
+        }
+        if (const json* name = member(root, "operator"); name && name->is_string())
+            report.operator_name = name->get<std::string>();
+        if (const json* backend = member(root, "backend"); backend && backend->is_string())
+            report.backend = backend->get<std::string>();
+        if (const json* contract = member(root, "contract"); contract && contract->is_string())
+            report.contract = contract->get<std::string>();
+        if (const json* skipped = object_member(root, top, "skipped", "an object {\"reason\": \"...\"}")) {
+            const json* reason = member(*skipped, "reason");
+            report.skipped = reason ? python_str(*reason) : "no reason given";
+        }
+        if (const json* correctness =
+                object_member(root, top, "correctness", "an object {\"passed\": true|false, ...}")) {
+            if (const json* passed = member(*correctness, "passed")) {
+                if (!passed->is_boolean())
+                    fail(top / "correctness" / "passed", "is " + describe(*passed) + ", expected true or false");
+                report.correctness_passed = passed->get<bool>();
+            }
+            report.problems = messages(*correctness, top / "correctness", "problems");
+        }
+        report.notices = messages(root, top, "notices");
+        json* performance = root.contains("performance") ? &root["performance"] : nullptr;
+        if (!performance || performance->is_null()) return report;
+        const KeyPath perf = top / "performance";
+        if (!performance->is_object()) fail(perf, "is " + describe(*performance) + ", expected an object");
+        if (const auto prep = performance->find("prep"); prep != performance->end()) report.prep = std::move(*prep);
+        report.reference_ms = milliseconds(*performance, perf, "reference_ms");
+        report.student_ms = milliseconds(*performance, perf, "student_ms");
+        if (const json* ratio = member(*performance, "ratio")) {
+            if (!ratio->is_number()) fail(perf / "ratio", "is " + describe(*ratio) + ", expected a number or null");
+            report.ratio = ratio->get<double>();
+        }
+        report.measured = true;
+        report.ratio_ci = interval(*performance, perf);
+        report.verdict = verdict(*performance, perf);
+        report.precision_reached = flag(*performance, perf, "precision_reached");
+        if (const json* workloads = member(*performance, "workloads")) {
+            if (!workloads->is_array())
+                fail(perf / "workloads", "is " + describe(*workloads) + ", expected an array of workload objects");
+            report.workloads.reserve(workloads->size());
+            for (std::size_t i = 0; i < workloads->size(); ++i) {
+                report.workloads.push_back(workload((*workloads)[i], perf / "workloads" / i, i));
+            }
+        }
+        return report;
+    }
+
+    // A table file as `forge table import` writes it: {"kernels": [rows],
+    // "profiler": {"total_ns", "calls"} | null}, read as one side's readings.
+    SideReading table_file(const json& root) const {
+        const KeyPath top;
+        if (!root.is_object()) {
+            fail(top, "the file holds " + describe(root) +
+                          ", expected a kernel table {\"kernels\": [rows], \"profiler\": {...}} (`forge table "
+                          "import` writes one)");
+        }
+        SideReading out;
+        out.kernels = table(root, top, "kernels");
+        if (!out.kernels) fail(top / "kernels", "is missing, expected an array of kernel rows (`forge table import` writes one)");
+        out.profiler = digest(root, top, "profiler");
+        return out;
+    }
+
+private:
+    WorkloadReading workload(const json& value, const KeyPath& at, std::size_t index) const {
+        if (!value.is_object())
+            fail(at, "is " + describe(value) + ", expected a workload object {\"name\", \"reference_ms\", ...}");
+        WorkloadReading out;
+        // str(workload.get("name", index)), as the reference tags prep blocks.
+        const auto name = value.find("name");
+        out.name = name == value.end() ? std::to_string(index) : python_str(*name);
+        out.reference.ms = milliseconds(value, at, "reference_ms");
+        out.student.ms = milliseconds(value, at, "student_ms");
+        if (const json* ratio = member(value, "ratio")) {
+            if (!ratio->is_number()) fail(at / "ratio", "is " + describe(*ratio) + ", expected a number or null");
+            out.ratio = ratio->get<double>();
+        }
+        out.ratio_ci = interval(value, at);
+        out.verdict = verdict(value, at);
+        if (const auto rounds = value.find("rounds"); rounds != value.end()) out.rounds = *rounds;
+        if (const json* kernels =
+                object_member(value, at, "kernels", "an object {\"reference\": [rows], \"student\": [rows]}")) {
+            out.reference.kernels = table(*kernels, at / "kernels", "reference");
+            out.student.kernels = table(*kernels, at / "kernels", "student");
+        }
+        if (const json* profiler =
+                object_member(value, at, "profiler", "an object {\"reference\": {...}, \"student\": {...}}")) {
+            out.reference.profiler = digest(*profiler, at / "profiler", "reference");
+            out.student.profiler = digest(*profiler, at / "profiler", "student");
+        }
+        if (const json* changed = object_member(value, at, "kernel_set_changed",
+                                                "an object {\"reference\": true|false|null, \"student\": ...}")) {
+            out.reference.kernel_set_changed = flag(*changed, at / "kernel_set_changed", "reference");
+            out.student.kernel_set_changed = flag(*changed, at / "kernel_set_changed", "student");
+        }
+        return out;
+    }
+
+    // "ratio_ci": [low, high], two numbers with low <= high; absent or null: none.
+    std::optional<RatioCi> interval(const json& object, const KeyPath& at) const {
+        const json* value = member(object, "ratio_ci");
+        if (!value) return std::nullopt;
+        const auto number = [](const json& x) { return x.is_number(); };
+        if (!value->is_array() || value->size() != 2 || !std::all_of(value->begin(), value->end(), number))
+            fail(at / "ratio_ci", "is " + describe(*value) + ", expected [low, high]: two numbers");
+        RatioCi out{(*value)[0].get<double>(), (*value)[1].get<double>()};
+        if (!(out.low <= out.high))
+            fail(at / "ratio_ci", "is " + value->dump() + ": its low end is above its high end");
+        return out;
+    }
+
+    std::optional<std::string> verdict(const json& object, const KeyPath& at) const {
+        const json* value = member(object, "verdict");
+        if (!value) return std::nullopt;
+        for (std::string_view word : {verdict_faster, verdict_slower, verdict_indistinguishable}) {
+            if (value->is_string() && value->get<std::string>() == word) return std::string(word);
+        }
+        fail(at / "verdict", "is " + describe(*value) + ", expected \"" + std::string(verdict_faster) + "\", \"" +
+                                 std::string(verdict_slower) + "\" or \"" + std::string(verdict_indistinguishable) +
+                                 "\"");
+    }
+
+    std::optional<bool> flag(const json& object, const KeyPath& at, std::string_view key) const {
+        const json* value = member(object, key);
+        if (!value) return std::nullopt;
+        if (!value->is_boolean()) fail(at / key, "is " + describe(*value) + ", expected true, false or null");
+        return value->get<bool>();
+    }
+
+    // An array of messages for people; an entry that is not a string is kept as its str().
+    std::vector<std::string> messages(const json& object, const KeyPath& at, std::string_view key) const {
+        std::vector<std::string> out;
+        const json* value = member(object, key);
+        if (!value) return out;
+        if (!value->is_array()) fail(at / key, "is " + describe(*value) + ", expected an array of messages");
+        out.reserve(value->size());
+        for (const json& entry : *value) out.push_back(python_str(entry));
+        return out;
+    }
+
+    std::optional<KernelTable> table(const json& kernels, const KeyPath& at, std::string_view side) const {
+        const json* rows = member(kernels, side);
+        if (!rows) return std::nullopt;
+        const KeyPath here = at / side;
+        if (!rows->is_array())
+            fail(here, "is " + describe(*rows) + ", expected an array of kernel rows (or null: no table)");
+        KernelTable out;
+        out.kernels.reserve(rows->size());
+        for (std::size_t i = 0; i < rows->size(); ++i) out.kernels.push_back(row((*rows)[i], here / i));
+        return out;
+    }
+
+    KernelRow row(const json& value, const KeyPath& at) const {
+        if (!value.is_object()) {
+            fail(at,
+                 "is " + describe(value) + ", expected a kernel row {\"name\", \"launches\", \"time_ns\", \"pct\"}");
+        }
+        KernelRow out;
+        // The reference reads str(row.get("name", "")) and float(row.get("time_ns") or 0.0),
+        // a time that is not a number counting 0.
+        if (const auto name = value.find("name"); name != value.end()) out.name = python_str(*name);
+        const auto time = value.find("time_ns");
+        out.time_ns = time != value.end() && python_truthy(*time) ? python_float(*time).value_or(0.0) : 0.0;
+        const auto launches = value.find("launches");
+        out.launches = launches == value.end() ? 0 : python_int(*launches).value_or(0);
+        const auto pct = value.find("pct");
+        out.pct = pct == value.end() ? 0.0 : python_float(*pct).value_or(0.0);
+        return out;
+    }
+
+    // The reference's coverage is None for a digest that is empty or not an
+    // object, whose total_ns is not a number, or whose calls is not a positive
+    // number: such digests keep NaN as total_ns or 0 as calls, which the
+    // coverage reads as "no figure" the same way.
+    std::optional<ProfilerDigest> digest(const json& profiler, const KeyPath& at, std::string_view side) const {
+        const json* value = member(profiler, side);
+        if (!value || !value->is_object() || value->empty()) return std::nullopt;
+        ProfilerDigest out;
+        const json* total = member(*value, "total_ns");
+        out.total_ns = total ? python_float(*total).value_or(std::numeric_limits<double>::quiet_NaN())
+                             : std::numeric_limits<double>::quiet_NaN();
+        const json* calls = member(*value, "calls");
+        if (!calls) return out;  // missing calls means one call
+        const auto n = python_float(*calls);
+        if (!n || std::isnan(*n) || *n <= 0) {
+            out.calls = 0;
+        } else if (*n == std::floor(*n) && *n < 0x1p63) {
+            out.calls = static_cast<std::int64_t>(*n);
+        } else {
+            fail(at / side / "calls", "is " + describe(*calls) + ", expected a whole number of profiled calls");
+        }
+        return out;
+    }
+
+    std::string_view text_;
+    std::string file_;
+};
+
+
+}  // namespace forge::eval_detail
