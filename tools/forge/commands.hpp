@@ -3,11 +3,13 @@
 // (include/forge/exit_code.hpp; README.md's table per command).
 #pragma once
 
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "forge/contract/contract.hpp"
+#include "forge/credit/credit.hpp"
 #include "forge/eval/eval.hpp"
 
 namespace forge::cli {
@@ -21,6 +23,11 @@ struct Output {
 
 struct CheckOptions {
     std::vector<std::string> paths;  // window.toml files or card directories
+    // Hold the one contract's priced regexes against these tables: an eval.json's
+    // (every workload), or a side's table file from `forge table import`.
+    std::string eval;
+    std::string student_table;
+    std::string reference_table;
     Output output;
 };
 
@@ -33,6 +40,10 @@ struct PrepOptions {
 struct CreditOptions {
     std::string contract;
     std::string eval;
+    // "WORKLOAD=FILE" (or FILE for an eval of one workload): that side's table
+    // in that workload comes from a `forge table import` file, not the bench.
+    std::vector<std::string> student_tables;
+    std::vector<std::string> reference_tables;
     bool ctest = false;
     std::optional<double> gate;
     Output output;
@@ -64,6 +75,9 @@ std::optional<WindowContract> accepted_contract(const std::string& path);
 // it records a skipped bench ("skipped": {"reason"}): the bench did not run, the
 // caller exits 77. Throws EvalError when it is malformed.
 std::optional<EvalReport> existing_eval(const std::string& path);
+
+// "<file>: error[regex-unmatched] (workloads a, b): message"
+void print_issue(std::ostream& out, const std::string& file, const CreditIssue& issue, std::string_view severity);
 
 int run_check(const CheckOptions& options);
 int run_prep(const PrepOptions& options);

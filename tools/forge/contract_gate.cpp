@@ -25,4 +25,10 @@ std::optional<EvalReport> existing_eval(const std::string& path) {
     return eval;
 }
 
+void print_issue(std::ostream& out, const std::string& file, const CreditIssue& issue, std::string_view severity) {
+    out << file << ": " << severity << '[' << issue.code << "] (workload" << (issue.workloads.size() > 1 ? "s " : " ");
+    for (std::size_t i = 0; i < issue.workloads.size(); ++i) out << (i == 0 ? "" : ", ") << issue.workloads[i];
+    out << "): " << issue.message << '\n';
+}
+
 }  // namespace forge::cli

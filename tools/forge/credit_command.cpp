@@ -1,10 +1,12 @@
+#include <algorithm>
 #include <iostream>
-#include <map>
+#include <stdexcept>
 
 #include "commands.hpp"
 #include "forge/credit/credit.hpp"
 #include "forge/credit/gate.hpp"
 #include "forge/ctest/measurement.hpp"
+#include "forge/eval/table_file.hpp"
 #include "forge/exit_code.hpp"
 #include "forge/report/credit_view.hpp"
 
@@ -47,26 +49,34 @@ void print_measurements(const EvalReport& eval, const RunCredit& run) {
     }
 }
 
-// Priced regexes that matched nothing on a run that succeeded: the credit test
-// fails, naming each entry, its regex and the payer's rows, once per distinct
-// message with the workloads it holds for. Returns how many were reported.
-std::size_t report_unmatched(const EvalReport& eval, const RunCredit& run) {
-    std::map<std::string, std::string> workloads_of;  // message -> "a, b"
-    std::vector<std::string> order;
-    for (const WorkloadCredit& workload : run.workloads) {
-        if (!workload.credit) continue;
-        for (const CreditReason& reason : workload.credit->why) {
-            if (reason.code != credit_code::regex_unmatched) continue;
-            auto [it, fresh] = workloads_of.try_emplace(reason.message, workload.name);
-            if (fresh) order.push_back(reason.message);
-            else it->second += ", " + workload.name;
+// Puts each "WORKLOAD=FILE" table of `side` in its workload of `eval`, in place
+// of the bench's own; the coverage rule then holds the file's profiler digest
+// to the bench's timed reading like any table. Says on `notes` what came from
+// where. Throws EvalError for a file that cannot be read, std::invalid_argument
+// for a workload the eval does not have.
+void use_tables(EvalReport& eval, Side side, const std::vector<std::string>& specs, std::ostream* notes) {
+    for (const std::string& spec : specs) {
+        const auto equals = spec.find('=');
+        std::string workload = equals == std::string::npos ? "" : spec.substr(0, equals);
+        const std::string file = equals == std::string::npos ? spec : spec.substr(equals + 1);
+        if (workload.empty() && eval.workloads.size() == 1) workload = eval.workloads[0].name;
+        const auto it = std::find_if(eval.workloads.begin(), eval.workloads.end(),
+                                     [&](const WorkloadReading& w) { return w.name == workload; });
+        if (it == eval.workloads.end()) {
+            std::string names;
+            for (const WorkloadReading& w : eval.workloads) names += (names.empty() ? "" : ", ") + w.name;
+            throw std::invalid_argument("--" + std::string(to_string(side)) + "-table " + spec + ": " +
+                                        (workload.empty() ? "name the workload (WORKLOAD=FILE)"
+                                                          : "no workload '" + workload + "'") +
+                                        "; " + eval.path + " has " + (names.empty() ? "none" : names));
         }
+        const SideReading table = load_table_file(file);
+        SideReading& reading = side == Side::student ? it->student : it->reference;
+        reading.kernels = table.kernels;
+        reading.profiler = table.profiler;
+        if (notes) *notes << "forge credit: the " << to_string(side) << "'s table in workload " << workload << " is "
+                          << file << " (imported), held to the bench's timed reading\n";
     }
-    for (const std::string& message : order) {
-        std::cerr << eval.path << ": error[" << credit_code::regex_unmatched << "] (workloads " << workloads_of[message]
-                  << "): " << message << '\n';
-    }
-    return order.size();
 }
 
 }  // namespace
@@ -74,8 +84,16 @@ std::size_t report_unmatched(const EvalReport& eval, const RunCredit& run) {
 int run_credit(const CreditOptions& options) {
     const std::optional<WindowContract> contract = accepted_contract(options.contract);
     if (!contract) return exit_code::refused;
-    const std::optional<EvalReport> eval = existing_eval(options.eval);
+    std::optional<EvalReport> eval = existing_eval(options.eval);
     if (!eval) return exit_code::skipped;
+    std::ostream* notes = options.output.format == Format::text ? &std::cout : nullptr;
+    try {
+        use_tables(*eval, Side::student, options.student_tables, notes);
+        use_tables(*eval, Side::reference, options.reference_tables, notes);
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "forge credit: " << e.what() << '\n';
+        return exit_code::usage;
+    }
 
     const RunCredit run = credit_run(*contract, *eval);
     switch (options.output.format) {
@@ -90,7 +108,10 @@ int run_credit(const CreditOptions& options) {
         return exit_code::problems;
     }
     if (options.ctest) print_measurements(*eval, run);
-    if (report_unmatched(*eval, run) > 0) return exit_code::problems;
+    // Priced regexes that matched nothing on a run that succeeded fail the credit test.
+    const std::vector<CreditIssue> unmatched = unmatched_regexes(run);
+    for (const CreditIssue& issue : unmatched) print_issue(std::cerr, eval->path, issue, "error");
+    if (!unmatched.empty()) return exit_code::problems;
 
     if (!options.gate) return exit_code::ok;
     if (!run.raw_ratio) {

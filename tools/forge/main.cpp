@@ -50,6 +50,18 @@ int main(int argc, char** argv) {
     forge::cli::CheckOptions check;
     auto* check_cmd = app.add_subcommand("check", "Parse and validate window.toml contracts (exit 13 when any is refused)");
     check_cmd->add_option("paths", check.paths, "window.toml files or operator card directories")->required();
+    auto* check_eval = check_cmd->add_option(
+        "--eval", check.eval,
+        "Also hold the contract's priced regexes against this eval.json's kernel tables (every workload; exit 1 "
+        "when one matches nothing)");
+    check_cmd
+        ->add_option("--student-table", check.student_table,
+                     "... or against this student table from `forge table import`")
+        ->excludes(check_eval);
+    check_cmd
+        ->add_option("--reference-table", check.reference_table,
+                     "... or against this reference table from `forge table import`")
+        ->excludes(check_eval);
     add_output_options(*check_cmd, check.output, colour, text_json);
 
     forge::cli::PrepOptions prep;
@@ -63,6 +75,11 @@ int main(int argc, char** argv) {
         "credit", "Show both per-kernel tables, the priced shares, and the raw and credited ratio");
     credit_cmd->add_option("--contract", credit.contract, "The operator's window.toml (or its card directory)")->required();
     credit_cmd->add_option("--eval", credit.eval, "The bench's eval.json")->required();
+    credit_cmd->add_option("--student-table", credit.student_tables,
+                           "WORKLOAD=FILE: price the student's side of that workload off this table from `forge table "
+                           "import` (FILE alone for an eval of one workload); repeatable");
+    credit_cmd->add_option("--reference-table", credit.reference_tables,
+                           "WORKLOAD=FILE: the same for the reference's side");
     credit_cmd->add_flag("--ctest", credit.ctest, "Also print the figures as CTest measurements for CDash");
     credit_cmd->add_option("--gate", credit.gate, "Exit 1 when the raw ratio is below this")->check(CLI::PositiveNumber);
     add_output_options(*credit_cmd, credit.output, colour, all_formats);

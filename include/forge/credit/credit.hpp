@@ -146,6 +146,22 @@ struct RunCredit {
 // Throws CreditError (see above).
 [[nodiscard]] RunCredit credit_run(const WindowContract& contract, const EvalReport& eval);
 
+// A reason or warning of a run's credits, said once for all the workloads
+// whose credit carries the same text.
+struct CreditIssue {
+    std::string code;
+    std::string message;
+    std::vector<std::string> workloads;
+};
+
+// The run's regex-unmatched reasons (a regex that matched none of the payer's
+// rows while a table was there), in order of first appearance.
+[[nodiscard]] std::vector<CreditIssue> unmatched_regexes(const RunCredit& run);
+// The run's credit warnings (match-implausible), likewise.
+[[nodiscard]] std::vector<CreditIssue> credit_warnings(const RunCredit& run);
+// {"code", "message", "workloads"} each.
+[[nodiscard]] nlohmann::json to_json(const std::vector<CreditIssue>& issues);
+
 // The credited ratio's interval, derived: the raw ratio's interval times the
 // credit's adjustment (the geometric mean over workloads of credited / raw
 // ratio, i.e. of (1 - reference fraction) / (1 - student fraction)). It carries
