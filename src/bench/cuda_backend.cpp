@@ -6,6 +6,7 @@
 // captures exactly those windows; the GPU held for this process (GpuClaim).
 #include <cuda_profiler_api.h>
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 #include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
@@ -267,7 +268,7 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Runtime> make_cuda_runtime(int device) {
+DeviceCountAnswer ask_cuda_for_devices() {
     DeviceCountAnswer answer;
     const cudaError_t error = cudaGetDeviceCount(&answer.count);
     answer.error = static_cast<int>(error);
@@ -275,7 +276,16 @@ std::unique_ptr<Runtime> make_cuda_runtime(int device) {
         answer.error_name = cudaGetErrorName(error);
         answer.error_text = cudaGetErrorString(error);
     }
-    require_cuda_device(answer, device);
+    // The runtime has loaded the driver library if there is one; NOLOAD only asks.
+    void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (driver == nullptr) driver = dlopen("libcuda.so.1", RTLD_LAZY);
+    answer.driver_present = driver != nullptr;
+    if (driver != nullptr) dlclose(driver);
+    return answer;
+}
+
+std::unique_ptr<Runtime> make_cuda_runtime(int device) {
+    require_cuda_device(ask_cuda_for_devices(), device);
     return std::make_unique<CudaRuntime>(device);
 }
 

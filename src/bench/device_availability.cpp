@@ -24,6 +24,12 @@ std::string remedy(const std::string& error_name) {
 }  // namespace
 
 void require_cuda_device(const DeviceCountAnswer& answer, int device) {
+    if (!answer.driver_present) {
+        throw BackendUnavailable("no CUDA device to run this bench on (no NVIDIA driver: libcuda.so.1 does not load" +
+                                 (answer.error == cuda_success ? std::string()
+                                                               : "; CUDA says " + answer.error_name) +
+                                 "): skipped, nothing was measured; run it on a machine with an NVIDIA GPU");
+    }
     if (answer.error == cuda_error_no_device || (answer.error == cuda_success && answer.count == 0)) {
         throw BackendUnavailable("no CUDA device to run this bench on (" +
                                  (answer.error == cuda_success ? std::string("the driver lists none")

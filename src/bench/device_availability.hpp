@@ -12,11 +12,18 @@ inline constexpr int cuda_success = 0;
 inline constexpr int cuda_error_no_device = 100;
 
 struct DeviceCountAnswer {
+    // Whether this machine has an NVIDIA driver at all (libcuda.so.1 loads).
+    // Without one the CUDA runtime answers cudaErrorInsufficientDriver, which is
+    // then no device, not an old driver.
+    bool driver_present = true;
     int error = cuda_success;  // cudaError_t, as an int
     std::string error_name;    // cudaGetErrorName, e.g. "cudaErrorInsufficientDriver"
     std::string error_text;    // cudaGetErrorString
     int count = 0;
 };
+
+// What cudaGetDeviceCount answers here (CUDA builds only: cuda_backend.cpp).
+[[nodiscard]] DeviceCountAnswer ask_cuda_for_devices();
 
 // Returns when device `device` can be used. Throws BackendUnavailable (the bench
 // skips) when there is no device at all, and BackendBroken (the bench fails) for

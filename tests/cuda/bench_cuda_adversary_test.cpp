@@ -15,10 +15,12 @@
 
 #include "adversary_kernels.hpp"
 #include "bench_add_operator.hpp"
+#include "device_availability.hpp"
 #include "forge/bench/bench.hpp"
 #include "forge/bench/run.hpp"
 #include "forge/contract/contract.hpp"
 #include "forge/exit_code.hpp"
+#include "runtime.hpp"
 
 // The CUDA counterparts of tests/unit/bench_adversary_test.cpp: one student per
 // trick a student could use on the GPU to win without doing the work, each held to
@@ -246,13 +248,17 @@ BOOST_AUTO_TEST_CASE(work_on_a_blocking_stream_of_its_own_is_inside_the_window) 
     }
 }
 
+// Skips (77) only when there is no device; a GPU CUDA cannot use (a driver too
+// old for this runtime) fails, naming the error, as the benches do.
 int main(int argc, char* argv[]) {
-    int devices = 0;
-    const cudaError_t error = cudaGetDeviceCount(&devices);
-    if (error != cudaSuccess || devices == 0) {
-        std::cerr << "bench_cuda_adversary: skipped: no CUDA device ("
-                  << (error != cudaSuccess ? cudaGetErrorString(error) : "the driver lists none") << ")\n";
+    try {
+        fb::require_cuda_device(fb::ask_cuda_for_devices(), 0);
+    } catch (const fb::BackendUnavailable& e) {
+        std::cerr << "bench_cuda_adversary: " << e.what() << "\n";
         return forge::exit_code::skipped;
+    } catch (const fb::BackendBroken& e) {
+        std::cerr << "bench_cuda_adversary: " << e.what() << "\n";
+        return 1;
     }
     return boost::unit_test::unit_test_main(&init_unit_test, argc, argv);
 }

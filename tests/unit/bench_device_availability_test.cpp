@@ -13,7 +13,7 @@ namespace fb = forge::bench;
 namespace {
 
 fb::DeviceCountAnswer failed(int code, std::string name, std::string text) {
-    return {code, std::move(name), std::move(text), 0};
+    return {true, code, std::move(name), std::move(text), 0};
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -28,8 +28,18 @@ BOOST_AUTO_TEST_CASE(no_device_error_is_a_skip) {
         });
 }
 
+BOOST_AUTO_TEST_CASE(no_nvidia_driver_is_a_skip_though_cuda_calls_it_insufficient) {
+    // Without libcuda.so.1 the runtime answers cudaErrorInsufficientDriver: no GPU here, not an old driver.
+    fb::DeviceCountAnswer answer = failed(35, "cudaErrorInsufficientDriver", "CUDA driver version is insufficient");
+    answer.driver_present = false;
+    BOOST_CHECK_EXCEPTION(fb::require_cuda_device(answer, 0), fb::BackendUnavailable,
+                          [](const fb::BackendUnavailable& e) {
+                              return has(e.what(), "no NVIDIA driver") && has(e.what(), "libcuda.so.1");
+                          });
+}
+
 BOOST_AUTO_TEST_CASE(a_driver_that_lists_no_device_is_a_skip) {
-    BOOST_CHECK_THROW(fb::require_cuda_device({fb::cuda_success, "", "", 0}, 0), fb::BackendUnavailable);
+    BOOST_CHECK_THROW(fb::require_cuda_device({true, fb::cuda_success, "", "", 0}, 0), fb::BackendUnavailable);
 }
 
 BOOST_AUTO_TEST_CASE(an_insufficient_driver_is_a_failure_naming_the_error_and_the_fix) {
@@ -54,7 +64,7 @@ BOOST_AUTO_TEST_CASE(a_broken_machine_is_never_taken_for_no_device) {
 }
 
 BOOST_AUTO_TEST_CASE(a_device_index_beyond_those_visible_is_a_failure) {
-    BOOST_CHECK_EXCEPTION(fb::require_cuda_device({fb::cuda_success, "", "", 2}, 3), fb::BackendBroken,
+    BOOST_CHECK_EXCEPTION(fb::require_cuda_device({true, fb::cuda_success, "", "", 2}, 3), fb::BackendBroken,
                           [](const fb::BackendBroken& e) {
                               return has(e.what(), "device 3") && has(e.what(), "2 device(s)") &&
                                      has(e.what(), "resource spec");
@@ -62,5 +72,5 @@ BOOST_AUTO_TEST_CASE(a_device_index_beyond_those_visible_is_a_failure) {
 }
 
 BOOST_AUTO_TEST_CASE(a_visible_device_is_used) {
-    BOOST_CHECK_NO_THROW(fb::require_cuda_device({fb::cuda_success, "", "", 2}, 1));
+    BOOST_CHECK_NO_THROW(fb::require_cuda_device({true, fb::cuda_success, "", "", 2}, 1));
 }
