@@ -18,6 +18,31 @@ std::string correctness_of(const EvalReport& eval) {
     return *eval.correctness_passed ? "passed" : "FAILED";
 }
 
+// " (regex-unmatched in 3 workloads, ...)": why the run has no credited ratio.
+std::string unusable_because(const RunCredit& run) {
+    std::vector<std::pair<std::string, std::size_t>> counts;  // code, workloads; in order of appearance
+    for (const WorkloadCredit& workload : run.workloads) {
+        if (!workload.credit) continue;
+        std::vector<std::string> codes;  // once per workload, even when both sides give one
+        for (const CreditReason& reason : workload.credit->why) {
+            if (std::find(codes.begin(), codes.end(), reason.code) == codes.end()) codes.push_back(reason.code);
+        }
+        for (const std::string& code : codes) {
+            const auto it = std::find_if(counts.begin(), counts.end(),
+                                         [&](const auto& count) { return count.first == code; });
+            if (it == counts.end()) counts.emplace_back(code, 1);
+            else ++it->second;
+        }
+    }
+    if (counts.empty()) return {};
+    std::string out;
+    for (const auto& [code, workloads] : counts) {
+        out += (out.empty() ? " (" : ", ") + code + " in " + std::to_string(workloads) + " workload" +
+               (workloads == 1 ? "" : "s");
+    }
+    return out + ")";
+}
+
 // The prep status and the credited ratio need the contract the bench ran under.
 void hold_to_contract(OperatorSummary& row, const EvalReport& eval) {
     if (!eval.contract) {
@@ -42,7 +67,7 @@ void hold_to_contract(OperatorSummary& row, const EvalReport& eval) {
         row.credited_ratio = run.credited_ratio;
         if (!row.raw_ratio) row.raw_ratio = run.raw_ratio;
         if (!run.credited_ratio && !contract.priced_entries().empty()) {
-            row.notes.emplace_back("credit not usable: see `forge credit`");
+            row.notes.push_back("credit not usable" + unusable_because(run) + ": `forge credit` says what to fix");
         }
     } catch (const CreditError& e) {
         row.notes.emplace_back(e.what());

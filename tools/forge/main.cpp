@@ -81,7 +81,9 @@ int main(int argc, char** argv) {
     credit_cmd->add_option("--reference-table", credit.reference_tables,
                            "WORKLOAD=FILE: the same for the reference's side");
     credit_cmd->add_flag("--ctest", credit.ctest, "Also print the figures as CTest measurements for CDash");
-    credit_cmd->add_option("--gate", credit.gate, "Exit 1 when the raw ratio is below this")->check(CLI::PositiveNumber);
+    credit_cmd->add_option("--gate", credit.gate,
+                           "Minimum raw ratio: exit 0 when the ratio's 95% interval clears it, 1 when the interval is "
+                           "below it, 3 when it straddles it (a near-tie)")->check(CLI::PositiveNumber);
     add_output_options(*credit_cmd, credit.output, colour, all_formats);
 
     forge::cli::TableImportOptions table_import;
