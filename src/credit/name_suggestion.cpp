@@ -36,7 +36,7 @@ std::optional<std::string> closest_name(std::string_view pattern, std::span<cons
     for (const std::string& name : names) {
         // Kernel names of templated C++ run to thousands of characters; the
         // search is |pattern| x |name|, bounded by the start of the name.
-        constexpr std::size_t searched = 4096;
+        constexpr std::size_t searched = 512;
         const std::size_t distance = substring_distance(pattern, std::string_view(name).substr(0, searched));
         if (distance < best_distance) {
             best = name;
