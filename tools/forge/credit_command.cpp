@@ -120,8 +120,10 @@ int run_credit(const CreditOptions& options) {
         return exit_code::problems;
     }
     const GateDecision decision = gate_decision(*options.gate, *run.raw_ratio, eval->ratio_ci);
+    // Standard output stays the chosen format's alone (JSON parses).
+    std::ostream& held = options.output.format == Format::text ? std::cout : std::cerr;
     switch (decision.outcome) {
-        case GateOutcome::pass: std::cout << "forge credit: gate held: " << decision.message << '\n'; return exit_code::ok;
+        case GateOutcome::pass: held << "forge credit: gate held: " << decision.message << '\n'; return exit_code::ok;
         case GateOutcome::fail: std::cerr << "forge credit: gate failed: " << decision.message << '\n'; return exit_code::problems;
         case GateOutcome::near_tie: std::cerr << "forge credit: near-tie: " << decision.message << '\n'; return exit_code::near_tie;
     }
