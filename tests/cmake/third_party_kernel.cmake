@@ -188,6 +188,10 @@ expect_match("${log}" "<CTestMeasurement type=\"numeric/double\" name=\"credited
 
 # eval.json says how the bench was built.
 file(READ "${build}/rownorm/eval.json" eval)
+string(JSON record ERROR_VARIABLE absent GET "${eval}" build)
+if(absent OR record STREQUAL "null")
+  fail("eval.json has no \"build\" record (${absent}): the bench must write what FORGE_BENCH_MAIN passed")
+endif()
 string(JSON build_type GET "${eval}" build build_type)
 string(JSON compiler GET "${eval}" build compiler)
 string(JSON flags GET "${eval}" build flags)
