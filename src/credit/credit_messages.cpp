@@ -19,7 +19,8 @@ std::string shortened(const std::string& name) {
 
 std::string listed(std::span<const std::string> names) {
     std::string out;
-    for (std::size_t i = 0; i < names.size() && i < listed_names; ++i) out += (i == 0 ? "" : ", ") + shortened(names[i]);
+    for (std::size_t i = 0; i < names.size() && i < listed_names; ++i)
+        out += (i == 0 ? "" : ", ") + shortened(names[i]);
     if (names.size() > listed_names) out += ", ... (" + std::to_string(names.size() - listed_names) + " more)";
     return out;
 }
@@ -106,8 +107,13 @@ std::string implausible_message(Side side, std::span<const KernelPattern> patter
                    std::string(regex_key(p.entry().payer())) + " '" + p.entry().regex() + "'";
     }
     std::string out = possessive(side) + " priced regexes (" + regexes + ") match ";
-    out += every_row ? "every one of its " + std::to_string(row_count) + " " + row_word(rows)
-                     : two_decimals(credit.fraction * 100.0) + "% of its " + row_word(rows) + "' time";
+    const std::string percent = two_decimals(credit.fraction * 100.0) + "%";
+    if (!every_row)
+        out += percent + " of its " + row_word(rows) + "' time";
+    else if (rows == TableRows::regions)
+        out += "every one of the " + std::to_string(row_count) + " regions it marks, " + percent + " of its time";
+    else
+        out += "every one of its " + std::to_string(row_count) + " kernels";
     out += " (" + listed(credit.matched) + "): that prices the whole call, not the declared extra work. Narrow the "
            "regex in window.toml to the " + row_word(rows) + " doing that work";
     return out;

@@ -23,8 +23,9 @@ namespace forge::credit_detail {
 // coverage-out-of-band: the profiled per-call time is `coverage` x the reading.
 [[nodiscard]] std::string coverage_message(Side side, double coverage, TableRows rows);
 
-// match-implausible: the side's regexes match every row, or `credit.fraction`
-// of its time; names the regexes and what they matched.
+// match-implausible: the side's regexes match every one of its `row_count`
+// named rows, or `credit.fraction` of its time; names the regexes and what
+// they matched.
 [[nodiscard]] std::string implausible_message(Side side, std::span<const KernelPattern> patterns,
                                               const SideCredit& credit, bool every_row, std::size_t row_count,
                                               TableRows rows);

@@ -39,7 +39,13 @@ PricedSide side_credit(std::span<const KernelPattern> patterns, const std::optio
             priced.unmatched.push_back(&p.entry());
         }
     }
-    priced.every_row_matched = matched_rows.size() == rows.size();
+    std::size_t named_matched = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (rows[i].name == unmarked_region_row) continue;
+        ++priced.named_rows;
+        if (counted[i]) ++named_matched;
+    }
+    priced.every_row_matched = priced.named_rows > 0 && named_matched == priced.named_rows;
     for (std::size_t i : matched_rows) {
         out.matched_ns += rows[i].time_ns;
         out.matched.push_back(rows[i].name);

@@ -14,7 +14,10 @@ namespace forge::credit_detail {
 struct PricedSide {
     SideCredit credit;
     std::vector<const Asymmetry*> unmatched;  // the entries behind credit.unmatched, for messages
-    bool every_row_matched = false;           // the regexes together match every row of the table
+    // The regexes together match every named row of the table (all but the
+    // HOST "(unmarked)" rest), and there is at least one.
+    bool every_row_matched = false;
+    std::size_t named_rows = 0;
 };
 
 // `patterns`: the side's priced entries in file order. Every row a pattern

@@ -62,7 +62,7 @@ Credit PricedEntries::price(const SideReading& student, const SideReading& refer
                    (priced.every_row_matched || part.fraction >= implausible_fraction)) {
             out.warnings.push_back({std::string(credit_code::match_implausible),
                                     implausible_message(side, patterns, part, priced.every_row_matched,
-                                                        reading.kernels->kernels.size(), rows)});
+                                                        priced.named_rows, rows)});
         }
     }
     for (const auto& [side, priced, reading, patterns] : sides) {

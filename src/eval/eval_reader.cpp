@@ -53,8 +53,9 @@ std::optional<std::string> read_json_file(const std::filesystem::path& file, std
 json parse_json_file(std::string_view text, const std::string& file, std::string_view hint) {
     auto parsed = eval_text::parse_bounded(text, eval_max_depth);
     if (auto* error = std::get_if<eval_text::SyntaxError>(&parsed)) {
-        throw EvalError(compose(file, error->where, {}, "not valid JSON: " + error->what + " (" + std::string(hint) + ")"),
-                        file, error->where, {});
+        throw EvalError(
+            compose(file, error->where, {}, "not valid JSON: " + error->what + " (" + std::string(hint) + ")"), file,
+            error->where, {});
     }
     return std::move(std::get<json>(parsed));
 }

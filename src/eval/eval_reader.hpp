@@ -143,7 +143,8 @@ public:
         }
         SideReading out;
         out.kernels = table(root, top, "kernels");
-        if (!out.kernels) fail(top / "kernels", "is missing, expected an array of kernel rows (`forge table import` writes one)");
+        if (!out.kernels)
+            fail(top / "kernels", "is missing, expected an array of kernel rows (`forge table import` writes one)");
         out.profiler = digest(root, top, "profiler");
         return out;
     }

@@ -15,8 +15,9 @@ SideReading load_table_file(const std::filesystem::path& file) {
     const std::optional<std::string> text =
         eval_detail::read_json_file(file, "a kernel table from `forge table import`");
     const std::string label = file.string();
-    if (!text) throw EvalError(label + ": no such table file (write one with `forge table import ... -o " + label + "`)",
-                               label, std::nullopt, {});
+    if (!text)
+        throw EvalError(label + ": no such table file (write one with `forge table import ... -o " + label + "`)",
+                        label, std::nullopt, {});
     return parse_table_file(*text, label);
 }
 

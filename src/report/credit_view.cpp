@@ -90,7 +90,8 @@ std::vector<std::string> notes_about(const WorkloadCredit& workload, std::string
         notes.push_back(std::move(line));
     }
     for (const CreditReason& reason : credit.why) notes.push_back("not usable [" + reason.code + "]: " + reason.message);
-    for (const CreditReason& warning : credit.warnings) notes.push_back("warning [" + warning.code + "]: " + warning.message);
+    for (const CreditReason& warning : credit.warnings)
+        notes.push_back("warning [" + warning.code + "]: " + warning.message);
     if (!credit.unpriced.empty()) {
         std::string line = "unpriced price entries (no regex yet):";
         for (const std::string& name : credit.unpriced) line += ' ' + name;
@@ -126,8 +127,9 @@ std::string run_line(const EvalReport& eval, const RunCredit& run) {
     const bool priced = std::any_of(run.workloads.begin(), run.workloads.end(),
                                     [](const WorkloadCredit& workload) { return workload.credit.has_value(); });
     if (!priced) return line + "- (nothing priced)";
-    const bool usable = std::all_of(run.workloads.begin(), run.workloads.end(),
-                                    [](const WorkloadCredit& workload) { return workload.credit && workload.credit->usable; });
+    const bool usable = std::all_of(run.workloads.begin(), run.workloads.end(), [](const WorkloadCredit& workload) {
+        return workload.credit && workload.credit->usable;
+    });
     if (!run.credited_ratio && usable) return line + "- (the priced share leaves no time: a credited reading is 0)";
     if (!run.credited_ratio) return line + "- (not every workload's credit is usable)";
     line += fixed(run.credited_ratio, 3);

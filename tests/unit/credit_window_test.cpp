@@ -336,3 +336,22 @@ BOOST_AUTO_TEST_CASE(table_rows_follow_the_evals_backend) {
     eval.backend = "cuda";
     BOOST_TEST((forge::table_rows(eval) == forge::TableRows::kernels));
 }
+
+BOOST_AUTO_TEST_CASE(on_host_regexes_matching_every_marked_region_are_a_warning_whatever_the_unmarked_rest) {
+    // Every region the student marks, 56% of its time; the harness's
+    // "(unmarked)" row is the rest of the call, not a region anyone named.
+    const auto credit = forge::window_credit(
+        contract(), side(table({{"solve_rows", 300}, {"solve_cols", 260}, {"(unmarked)", 440}})),
+        side(table({{"ref_main", 800}, {"cumsum", 200}})), forge::TableRows::regions);
+    BOOST_REQUIRE(credit.has_value());
+    BOOST_REQUIRE(credit->warnings.size() == 1u);
+    BOOST_TEST(has(credit->warnings[0].message, "match every one of the 2 regions it marks, 56.00% of its time "
+                                                "(solve_cols, solve_rows)"));
+    BOOST_TEST(credit->student.fraction == 0.56);
+
+    // A marked region left unmatched: no warning below 90%.
+    const auto partial = forge::window_credit(
+        contract(), side(table({{"solve_rows", 300}, {"main", 260}, {"(unmarked)", 440}})),
+        side(table({{"ref_main", 800}, {"cumsum", 200}})), forge::TableRows::regions);
+    BOOST_TEST(partial->warnings.empty());
+}

@@ -124,8 +124,12 @@ int run_credit(const CreditOptions& options) {
     std::ostream& held = options.output.format == Format::text ? std::cout : std::cerr;
     switch (decision.outcome) {
         case GateOutcome::pass: held << "forge credit: gate held: " << decision.message << '\n'; return exit_code::ok;
-        case GateOutcome::fail: std::cerr << "forge credit: gate failed: " << decision.message << '\n'; return exit_code::problems;
-        case GateOutcome::near_tie: std::cerr << "forge credit: near-tie: " << decision.message << '\n'; return exit_code::near_tie;
+        case GateOutcome::fail:
+            std::cerr << "forge credit: gate failed: " << decision.message << '\n';
+            return exit_code::problems;
+        case GateOutcome::near_tie:
+            std::cerr << "forge credit: near-tie: " << decision.message << '\n';
+            return exit_code::near_tie;
     }
     return exit_code::problems;
 }
