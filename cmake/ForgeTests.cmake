@@ -28,9 +28,7 @@ function(_forge_add_operator_tests name card backend gate timeout labels)
     LABELS "forge;bench;${backend_label}${labels}"
     SKIP_RETURN_CODE 77)
   if(backend STREQUAL "CUDA")
-    # With `ctest --resource-spec-file`, each CUDA bench gets a GPU of its own;
-    # the harness reads CTEST_RESOURCE_GROUP_0_GPUS to pick the device.
-    set_tests_properties(forge.${name}.bench PROPERTIES RESOURCE_GROUPS "gpus:1")
+    _forge_gpu_bench_properties(forge.${name}.bench)
   else()
     # A HOST bench times the CPU: nothing else may run beside it.
     set_tests_properties(forge.${name}.bench PROPERTIES RUN_SERIAL TRUE)
@@ -53,6 +51,18 @@ function(_forge_add_operator_tests name card backend gate timeout labels)
   if(NOT timeout STREQUAL "")
     set_tests_properties(forge.${name}.bench ${checks} PROPERTIES TIMEOUT ${timeout})
   endif()
+endfunction()
+
+# A CUDA bench's share of the GPUs. With `ctest --resource-spec-file`, CTest runs
+# one bench per GPU at once and tells each its GPU (CTEST_RESOURCE_GROUP_0_GPUS,
+# which the harness selects). Without a spec CTest ignores RESOURCE_GROUPS and
+# every bench picks device 0: the bench itself then holds the GPU while it times
+# (an flock on a file named by the GPU's UUID, src/bench/gpu_claim.hpp), so
+# `ctest -j` runs them one after another on it. No RESOURCE_LOCK here: CTest
+# holds a lock whether or not a spec gave each bench its own GPU, so one lock
+# name would serialise a multi-GPU node too.
+function(_forge_gpu_bench_properties test)
+  set_tests_properties(${test} PROPERTIES RESOURCE_GROUPS "gpus:1")
 endfunction()
 
 # forge.build: once per project, in the top-level directory.
