@@ -66,6 +66,11 @@ Bench& Bench::tolerance(std::string output, Tolerance tolerance) {
     return *this;
 }
 
+Bench& Bench::precision(double fraction) {
+    precision_ = fraction;
+    return *this;
+}
+
 Tolerance Bench::tolerance_for(const TensorSpec& output) const {
     if (const auto found = output_tolerances_.find(output.name); found != output_tolerances_.end()) {
         return found->second;
@@ -92,6 +97,10 @@ std::vector<std::string> Bench::problems() const {
     if (!outputs_) out.push_back("the bench declares no output shapes: call Bench::outputs");
     if (!reference_) out.push_back("the bench has no reference call: call Bench::reference");
     if (!student_) out.push_back("the bench has no student call: call Bench::student");
+    if (precision_ && !(*precision_ > 0.0 && *precision_ < 1.0)) {
+        out.push_back("the precision " + std::to_string(*precision_) + " is not a fraction between 0 and 1: "
+                      "Bench::precision(0.01) asks for +/-1%");
+    }
     for (const auto& [name, tolerance] : output_tolerances_) {
         if (tolerance.atol < 0 || tolerance.rtol < 0) out.push_back("the tolerance of '" + name + "' is negative");
     }

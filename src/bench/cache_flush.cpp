@@ -3,6 +3,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -35,12 +37,12 @@ std::size_t parse_size(const std::string& text) {
     return value;
 }
 
-std::size_t from_sysfs() {
+// The last-level data/unified cache of one CPU's sysfs cache directory.
+std::size_t last_level_of(const std::filesystem::path& cache_dir) {
     std::error_code ec;
-    const std::filesystem::path root = "/sys/devices/system/cpu/cpu0/cache";
     int best_level = 0;
     std::size_t best_bytes = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(root, ec)) {
+    for (const auto& entry : std::filesystem::directory_iterator(cache_dir, ec)) {
         if (!entry.path().filename().string().starts_with("index")) continue;
         if (read_line(entry.path() / "type") == "Instruction") continue;
         const int level = std::atoi(read_line(entry.path() / "level").c_str());
@@ -51,6 +53,21 @@ std::size_t from_sysfs() {
         }
     }
     return best_bytes;
+}
+
+// The largest last-level cache of any CPU: on a hybrid or multi-socket machine
+// the CPUs differ, and the flush must evict whichever one the call runs on.
+std::size_t from_sysfs() {
+    std::error_code ec;
+    std::size_t largest = 0;
+    for (const auto& cpu : std::filesystem::directory_iterator("/sys/devices/system/cpu", ec)) {
+        const std::string name = cpu.path().filename().string();
+        if (!name.starts_with("cpu") || name.size() == 3 || name.find_first_not_of("0123456789", 3) != std::string::npos) {
+            continue;
+        }
+        largest = std::max(largest, last_level_of(cpu.path() / "cache"));
+    }
+    return largest;
 }
 
 }  // namespace
@@ -80,8 +97,12 @@ CacheFlusher::CacheFlusher(std::size_t bytes) : bytes_((bytes + huge_page - 1) /
 void CacheFlusher::Release::operator()(unsigned char* p) const noexcept { std::free(p); }
 
 void CacheFlusher::flush() noexcept {
-    // A new value each time so the writes can never be skipped as redundant.
-    std::memset(buffer_.get(), ++value_, bytes_);
+    // A read-modify-write of every cache line. Not memset: glibc writes a buffer
+    // this large with non-temporal stores, which bypass the cache and evict little.
+    auto* words = reinterpret_cast<std::uint64_t*>(buffer_.get());
+    const std::size_t count = bytes_ / sizeof(std::uint64_t);
+    constexpr std::size_t words_per_line = 64 / sizeof(std::uint64_t);
+    for (std::size_t i = 0; i < count; i += words_per_line) words[i] += 1;
     compiler_barrier();
 }
 

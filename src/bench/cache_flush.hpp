@@ -13,13 +13,14 @@ struct CacheSize {
     std::string source;  // "sysfs", "sysconf" or "fallback": how it was found
 };
 
-// The last-level data/unified cache: the highest level under
-// /sys/devices/system/cpu/cpu0/cache, else sysconf(_SC_LEVEL3_CACHE_SIZE), else 32 MiB.
+// The last-level data/unified cache: the largest of every CPU's highest level
+// under /sys/devices/system/cpu/cpuN/cache, else sysconf(_SC_LEVEL3_CACHE_SIZE), else 32 MiB.
 [[nodiscard]] CacheSize last_level_cache();
 
 class CacheFlusher {
 public:
-    // Writes over `bytes` of its own memory on each flush (at least twice the LLC).
+    // Reads and writes every cache line of `bytes` of its own memory on each
+    // flush (at least twice the LLC).
     explicit CacheFlusher(std::size_t bytes);
     void flush() noexcept;
     [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
@@ -30,7 +31,6 @@ private:
     };
     std::size_t bytes_;
     std::unique_ptr<unsigned char, Release> buffer_;
-    unsigned char value_ = 0;
 };
 
 }  // namespace forge::bench

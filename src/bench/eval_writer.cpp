@@ -1,5 +1,8 @@
 #include "eval_writer.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -15,8 +18,52 @@ nlohmann::json samples_json(const SideRecord& side) {
             {"min_ms", side.samples.min},
             {"q1_ms", side.samples.q1},
             {"q3_ms", side.samples.q3},
-            {"max_ms", side.samples.max},
-            {"stable", side.stable}};
+            {"max_ms", side.samples.max}};
+}
+
+nlohmann::json interval_json(const stats::RatioInterval& interval) { return {interval.low, interval.high}; }
+
+// Every reading in the order taken, so anyone can recompute the interval.
+nlohmann::json rounds_json(const WorkloadRecord& w) {
+    nlohmann::json rounds = nlohmann::json::array();
+    for (const Round& round : w.rounds) {
+        rounds.push_back({{"first", to_string(round.first)},
+                          {"input_variant", round.input_variant},
+                          {"reference_ms", round.reference_ms},
+                          {"student_ms", round.student_ms},
+                          {"t_s", round.t_s},
+                          {"calibration_ms", round.calibration_ms}});
+    }
+    return rounds;
+}
+
+nlohmann::json stopping_json(const WorkloadRecord& w) {
+    return {{"reason", to_string(w.stop)},
+            {"rounds", w.rounds.size()},
+            {"half_width", w.ratio.relative_half_width()},
+            {"measured_s", w.measured_s},
+            {"wall_s", w.rounds_wall_s}};
+}
+
+nlohmann::json drift_json(const Drift& drift) {
+    return {{"calibration_block_medians_ms", drift.block_medians_ms},
+            {"moved", drift.moved},
+            {"flagged", drift.flagged}};
+}
+
+// The rule every workload's rounds stopped by, with its parameters.
+nlohmann::json stopping_rule_json(const StoppingParameters& p) {
+    return {{"criterion", PrecisionCriterion::name},
+            {"precision", p.precision},
+            {"confidence", p.confidence},
+            {"min_rounds", p.min_rounds},
+            {"max_rounds", p.max_rounds},
+            {"min_measured_s", p.min_measured_s},
+            {"max_wall_s", p.max_wall_s},
+            {"warmup_s", p.warmup_s},
+            {"order", "alternating (reference first in even rounds)"},
+            {"estimator", "exp(median of per-round log(reference_ms / student_ms)); sign-test interval"},
+            {"run_interval", "percentile bootstrap over each workload's rounds, 2000 resamples, seeded"}};
 }
 
 nlohmann::json prep_outputs_json(const PrepRecord& prep) {
@@ -68,11 +115,6 @@ nlohmann::json geomean_or_null(const std::vector<double>& values) {
     return stats::geometric_mean(values);
 }
 
-nlohmann::json ratio_or_null(double reference_ms, double student_ms) {
-    if (!(reference_ms > 0.0) || !(student_ms > 0.0)) return nullptr;
-    return reference_ms / student_ms;
-}
-
 // Per side; null where the samples' kernels could not be seen (CUDA under another profiler).
 nlohmann::json kernel_set_changed_json(const WorkloadRecord& w) {
     const auto side = [](const std::optional<bool>& changed) -> nlohmann::json {
@@ -82,18 +124,33 @@ nlohmann::json kernel_set_changed_json(const WorkloadRecord& w) {
     return {{"reference", side(w.reference.kernel_set_changed)}, {"student", side(w.student.kernel_set_changed)}};
 }
 
+// The bootstrap's seed: fixed by the workloads' own seeds, so the same rounds
+// always give the same interval.
+std::uint64_t bootstrap_seed(const RunRecord& record) {
+    std::uint64_t seed = 0x666F726765ULL;  // "forge"
+    for (const WorkloadRecord& w : record.workloads) seed = seed * 0x100000001B3ULL ^ w.workload->seed;
+    return seed;
+}
+
 nlohmann::json performance_json(const RunRecord& record) {
     if (!record.complete) return nullptr;
     std::vector<double> reference_ms;
     std::vector<double> student_ms;
-    std::vector<double> ratios;
+    std::vector<std::vector<double>> log_ratios;
+    bool precision_reached = true;
+    bool drifted = false;
     nlohmann::json workloads = nlohmann::json::array();
     for (const WorkloadRecord& w : record.workloads) {
         const double ref = w.reference.samples.median;
         const double stu = w.student.samples.median;
         reference_ms.push_back(ref);
         student_ms.push_back(stu);
-        ratios.push_back(stu > 0.0 ? ref / stu : 0.0);
+        std::vector<double>& logs = log_ratios.emplace_back();
+        for (const Round& round : w.rounds) {
+            logs.push_back(std::log(std::max(round.reference_ms, 1e-6) / std::max(round.student_ms, 1e-6)));
+        }
+        precision_reached = precision_reached && w.stop == StopReason::precision_reached;
+        drifted = drifted || w.drift.flagged;
         const KernelTable& ref_table = w.reference.kernels;
         const KernelTable& stu_table = w.student.kernels;
         workloads.push_back(
@@ -102,7 +159,13 @@ nlohmann::json performance_json(const RunRecord& record) {
              {"seed", w.workload->seed},
              {"reference_ms", ref},
              {"student_ms", stu},
-             {"ratio", ratio_or_null(ref, stu)},
+             {"ratio", w.ratio.ratio},
+             {"ratio_ci", interval_json(w.ratio)},
+             {"verdict", stats::to_string(w.ratio.verdict())},
+             {"precision_reached", w.stop == StopReason::precision_reached},
+             {"stopping", stopping_json(w)},
+             {"drift", drift_json(w.drift)},
+             {"rounds", rounds_json(w)},
              {"pipelined",
               {{"reference_ms", w.reference.pipelined_ms},
                {"student_ms", w.student.pipelined_ms},
@@ -112,11 +175,18 @@ nlohmann::json performance_json(const RunRecord& record) {
              {"kernels", {{"reference", to_json(ref_table)["kernels"]}, {"student", to_json(stu_table)["kernels"]}}},
              {"profiler", {{"reference", to_json(ref_table)["profiler"]}, {"student", to_json(stu_table)["profiler"]}}}});
     }
+    const stats::RatioInterval run_ratio =
+        stats::geomean_ratio(log_ratios, bootstrap_seed(record), record.stopping.confidence);
     return {{"mode", "per_call"},
             {"n_workloads", record.workloads.size()},
             {"reference_ms", geomean_or_null(reference_ms)},
             {"student_ms", geomean_or_null(student_ms)},
-            {"ratio", geomean_or_null(ratios)},
+            {"ratio", run_ratio.ratio},
+            {"ratio_ci", interval_json(run_ratio)},
+            {"verdict", stats::to_string(run_ratio.verdict())},
+            {"precision_reached", precision_reached},
+            {"drift_flagged", drifted},
+            {"stopping", stopping_rule_json(record.stopping)},
             {"prep", prep_json(record)},
             {"workloads", std::move(workloads)}};
 }
@@ -129,9 +199,19 @@ nlohmann::json to_eval_json(const RunRecord& record) {
             {"contract", record.contract},
             {"backend", to_string(record.backend)},
             {"device", record.device},
+            {"build", record.build},
             {"correctness", correctness_json(record)},
             {"notices", record.notices},
             {"performance", performance_json(record)}};
+}
+
+nlohmann::json skipped_eval_json(const std::string& operator_name, Backend backend, const std::string& reason) {
+    return {{"schema_version", eval_schema_version},
+            {"operator", operator_name},
+            {"backend", to_string(backend)},
+            {"skipped", {{"reason", reason}}},
+            {"correctness", nullptr},
+            {"performance", nullptr}};
 }
 
 void write_eval(const std::filesystem::path& file, const nlohmann::json& eval) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,11 @@ namespace forge::bench {
 inline constexpr int eval_schema_version = 1;
 
 [[nodiscard]] nlohmann::json to_eval_json(const RunRecord& record);
+
+// A run that measured nothing because the backend cannot run here (no device):
+// "skipped": {"reason"}, correctness and performance null.
+[[nodiscard]] nlohmann::json skipped_eval_json(const std::string& operator_name, Backend backend,
+                                               const std::string& reason);
 
 // Throws forge::FileError (the old file untouched) when it cannot be written.
 void write_eval(const std::filesystem::path& file, const nlohmann::json& eval);

@@ -19,11 +19,14 @@
 #include "compare.hpp"
 #include "eval_writer.hpp"
 #include "forge/bench/run.hpp"
+#include "drift.hpp"
+#include "forge/stats/summary.hpp"
+#include "profiled_calls.hpp"
 #include "record.hpp"
 #include "regions.hpp"
 #include "runtime.hpp"
-#include "sampler.hpp"
-#include "forge/stats/summary.hpp"
+#include "stopping.hpp"
+#include "timer.hpp"
 
 namespace forge::bench {
 
@@ -103,8 +106,11 @@ public:
         check_prep_declarations();
         for (SideState& side : sides_) bind(side);
         for (int v = 0; v < input_variants; ++v) correctness(v);
-        result.reference = measure(side(Side::reference));
-        result.student = measure(side(Side::student));
+        measure_rounds(result);
+        measure_pipelined(side(Side::reference), result.reference);
+        measure_pipelined(side(Side::student), result.student);
+        profile(result);
+        log_workload(result);
         if (result.prep) result.prep->mutated.assign(mutated_.begin(), mutated_.end());
         return result;
     }
@@ -412,70 +418,163 @@ private:
         }
     }
 
-    SideRecord measure(SideState& state) {
-        const SamplingPolicy policy = options_.quick ? SamplingPolicy::quick() : SamplingPolicy::standard();
-        const std::function<void()> timed = [&] { call(state); };
-        std::size_t sample = 0;
-        const SampleRun run = sample_until_stable(
-            policy,
-            [&] {
+    // One timed call of a side on input variant v, from a flushed cache; its
+    // outputs, guards and prep tensors checked right after.
+    double timed_sample(SideState& state, int v) {
+        load(state, v);
+        runtime_.flush_cache();
+        touch_bookkeeping(state);
+        std::unique_ptr<LaunchLog> launches = runtime_.log_launches();
+        const double ms = runtime_.time_call([&] { call(state); });
+        if (launches) {
+            note_kernels(state, launches->names());
+            launches.reset();
+        } else {
+            state.unlogged_samples = true;
+            notice_unchecked_kernel_sets();
+        }
+        check_timed_outputs(state, v, sample_++);
+        return ms;
+    }
+
+    // Untimed calls of both sides in turn, from flushed caches, for at least the
+    // warm-up time: page faults, lazy initialisation and frequency ramps land
+    // here, on both sides alike, not in the first rounds.
+    void warm_up(const StoppingParameters& stopping) {
+        const std::int64_t deadline = now_ns() + static_cast<std::int64_t>(stopping.warmup_s * 1e9);
+        for (int calls = 0; calls < 2 || now_ns() < deadline; ++calls) {
+            for (SideState& state : sides_) {
                 load(state, 0);
+                runtime_.flush_cache();
                 call(state);
                 runtime_.synchronize();
                 check_guards(state);
-            },
-            [&] {
-                const int v = static_cast<int>(sample % input_variants);
-                load(state, v);
-                runtime_.flush_cache();
-                touch_bookkeeping(state);
-                std::unique_ptr<LaunchLog> launches = runtime_.log_launches();
-                const double ms = runtime_.time_call(timed);
-                if (launches) {
-                    note_kernels(state, launches->names());
-                    launches.reset();
-                } else {
-                    state.unlogged_samples = true;
-                    notice_unchecked_kernel_sets();
-                }
-                check_timed_outputs(state, v, sample++);
-                return ms;
-            });
+            }
+        }
+    }
 
-        SideRecord result;
-        result.samples = stats::summarize(run.samples_ms);
-        result.stable = run.stable;
+    // Paired rounds until the ratio's interval is as narrow as the stopping rule
+    // asks. Each round times both sides back to back on the same input variant,
+    // so a change of machine state (a neighbour, a frequency step) lands on both
+    // sides of a round; the order alternates (ABBA: R S, S R, R S, ...) so neither
+    // side always runs first, and the variant changes every two rounds so each
+    // order sees each variant.
+    void measure_rounds(WorkloadRecord& result) {
+        PrecisionCriterion criterion(record_.stopping);
+        warm_up(record_.stopping);
+        const std::int64_t start = now_ns();
+        for (std::size_t r = 0;; ++r) {
+            Round round;
+            round.first = r % 2 == 0 ? Side::reference : Side::student;
+            round.input_variant = static_cast<int>((r / 2) % input_variants);
+            round.t_s = static_cast<double>(now_ns() - start) * 1e-9;
+            const Side second = round.first == Side::reference ? Side::student : Side::reference;
+            for (Side s : {round.first, second}) {
+                const double ms = timed_sample(side(s), round.input_variant);
+                (s == Side::reference ? round.reference_ms : round.student_ms) = ms;
+            }
+            round.calibration_ms = time_calibration_ms();
+            result.rounds.push_back(round);
+            // A call faster than the clock resolves reads 0: one clock tick (1 ns) instead, not log(0).
+            criterion.add_round(std::log(std::max(round.reference_ms, 1e-6) / std::max(round.student_ms, 1e-6)),
+                                round.reference_ms + round.student_ms);
+            if (criterion.done(static_cast<double>(now_ns() - start) * 1e-9)) break;
+        }
+        result.ratio = criterion.interval();
+        result.stop = criterion.reason().value_or(StopReason::round_cap);
+        result.rounds_wall_s = static_cast<double>(now_ns() - start) * 1e-9;
+        result.measured_s = criterion.measured_s();
 
-        // Pipelined: N calls back to back on one input set, from a flushed cache.
+        std::vector<double> reference_ms;
+        std::vector<double> student_ms;
+        std::vector<double> calibration_ms;
+        for (const Round& round : result.rounds) {
+            reference_ms.push_back(round.reference_ms);
+            student_ms.push_back(round.student_ms);
+            calibration_ms.push_back(round.calibration_ms);
+        }
+        result.reference.samples = stats::summarize(reference_ms);
+        result.student.samples = stats::summarize(student_ms);
+        result.drift = calibration_drift(calibration_ms);
+        if (result.stop != StopReason::precision_reached) {
+            std::ostringstream message;
+            message << "the ratio's interval reached +/-" << 100.0 * result.ratio.relative_half_width()
+                    << "% after " << result.rounds.size() << " rounds, not the +/-"
+                    << 100.0 * record_.stopping.precision << "% asked (stopped by the "
+                    << to_string(result.stop) << "): rerun on a quieter machine, or ask for less with --precision";
+            notice(message.str());
+        }
+        if (result.drift.flagged) {
+            std::ostringstream message;
+            message << "the machine's speed moved by " << 100.0 * result.drift.moved
+                    << "% during the rounds (a fixed calibration timed between rounds): paired rounds cancel "
+                       "what hits both sides of a round, but the machine was not steady";
+            notice(message.str());
+        }
+    }
+
+    // Pipelined: N calls back to back on one input set, from a flushed cache.
+    void measure_pipelined(SideState& state, SideRecord& result) {
         const double target_ms = options_.quick ? 2.0 : 20.0;
         const int repeats = options_.quick ? 1 : 3;
         const double per_call = std::max(result.samples.median, 1e-6);
         result.pipelined_calls = static_cast<int>(std::clamp(std::round(target_ms / per_call), 2.0, 1000.0));
+        const std::function<void()> timed = [&] { call(state); };
         std::vector<double> pipelined;
         for (int r = 0; r < repeats; ++r) {
             load(state, 0);
             runtime_.flush_cache();
             pipelined.push_back(runtime_.time_calls(timed, result.pipelined_calls) / result.pipelined_calls);
         }
-        result.pipelined_ms = stats::summarize(pipelined).median;
-        check_timed_outputs(state, 0, sample++);
+        result.pipelined_ms = stats::median(pipelined);
+        check_timed_outputs(state, 0, sample_++);
+    }
 
-        // The one profiled call, outside the timed samples.
-        load(state, 0);
-        runtime_.flush_cache();
-        Profile profile = runtime_.profile_call(timed, "forge/" + side_name(state.side) + "/" + workload_.name);
-        check_timed_outputs(state, 0, sample++);
-        check_late_work(state, profile.late);
-        if (!state.unlogged_samples) result.kernel_set_changed = kernel_set_changed(state, profile.launched);
-        result.kernels = std::move(profile.kernels);
-
-        if (options_.log != nullptr) {
-            *options_.log << "[forge bench] " << workload_.name << " " << side_name(state.side) << ": median "
-                          << format_ms(result.samples.median) << " over " << result.samples.n << " samples"
-                          << (result.stable ? "" : " (median not settled within the time budget)")
-                          << ", pipelined " << format_ms(result.pipelined_ms) << "\n";
+    // Several profiled calls per side, interleaved like the rounds, outside every
+    // timed sample; the table is each kernel's median per call, so one noisy
+    // call cannot move a credit.
+    void profile(WorkloadRecord& result) {
+        constexpr int profiled_calls = 3;
+        std::array<std::vector<KernelTable>, 2> tables;
+        std::array<std::set<std::string>, 2> launched;
+        for (int c = 0; c < profiled_calls; ++c) {
+            for (int i = 0; i < 2; ++i) {
+                SideState& state = sides_[static_cast<std::size_t>(c % 2 == 0 ? i : 1 - i)];
+                load(state, 0);
+                runtime_.flush_cache();
+                Profile profile = runtime_.profile_call([&] { call(state); },
+                                                        "forge/" + side_name(state.side) + "/" + workload_.name);
+                check_timed_outputs(state, 0, sample_++);
+                check_late_work(state, profile.late);
+                const std::size_t index = state.side == Side::reference ? 0 : 1;
+                if (c == 0) {
+                    launched[index] = profile.launched;
+                } else {
+                    // A profiled call unlike the first is a changed kernel set too.
+                    note_kernels(state, KernelNames{std::move(profile.launched), true});
+                }
+                tables[index].push_back(std::move(profile.kernels));
+            }
         }
-        return result;
+        for (SideState& state : sides_) {
+            const std::size_t index = state.side == Side::reference ? 0 : 1;
+            SideRecord& record = state.side == Side::reference ? result.reference : result.student;
+            if (!state.unlogged_samples) record.kernel_set_changed = kernel_set_changed(state, launched[index]);
+            record.kernels = median_per_call(tables[index]);
+        }
+    }
+
+    void log_workload(const WorkloadRecord& result) const {
+        if (options_.log == nullptr) return;
+        for (const auto* side_record : {&result.reference, &result.student}) {
+            const bool reference = side_record == &result.reference;
+            *options_.log << "[forge bench] " << workload_.name << " " << (reference ? "reference" : "student")
+                          << ": median " << format_ms(side_record->samples.median) << ", pipelined "
+                          << format_ms(side_record->pipelined_ms) << "\n";
+        }
+        *options_.log << "[forge bench] " << workload_.name << " ratio " << result.ratio.ratio << " [" << result.ratio.low
+                      << ", " << result.ratio.high << "] (" << stats::to_string(result.ratio.verdict()) << ") over "
+                      << result.rounds.size() << " rounds, " << to_string(result.stop) << "\n";
     }
 
     const Bench& bench_;
@@ -491,6 +590,7 @@ private:
     std::vector<std::string> made_names_;
     std::vector<std::string> prep_names_;
     std::set<std::string> mutated_;
+    std::size_t sample_ = 0;  // timed calls so far, for messages
 };
 
 std::unique_ptr<Runtime> make_runtime(Backend backend, const RunOptions& options) {
@@ -511,8 +611,12 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
     try {
         runtime = make_runtime(bench.backend(), options);
     } catch (const BackendUnavailable& e) {
+        // Written, not left absent: forge report lists the operator as measuring
+        // nothing, and why, instead of dropping it.
         result.exit_code = exit_code::skipped;
         result.problems.push_back(e.what());
+        result.eval = skipped_eval_json(options.operator_name, bench.backend(), e.what());
+        if (!options.eval_path.empty()) write_eval(options.eval_path, result.eval);
         return result;
     }
 
@@ -520,8 +624,12 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
     record.operator_name = options.operator_name;
     if (!contract.path.empty()) record.contract = std::filesystem::absolute(contract.path).string();
     record.backend = bench.backend();
-    record.device = runtime->device_facts();
+    record.notices = runtime->notices();
     record.has_prep = static_cast<bool>(bench.prep_step());
+    record.stopping = options.quick ? StoppingParameters::quick() : StoppingParameters::standard();
+    if (bench.precision()) record.stopping.precision = *bench.precision();
+    if (options.precision) record.stopping.precision = *options.precision;
+    record.build = options.build;
     try {
         for (const Workload& workload : bench.workloads()) {
             WorkloadRun run_one(bench, contract, *runtime, options, workload, record);
@@ -533,6 +641,7 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
         record.problems.push_back(e.what());
     }
 
+    record.device = runtime->device_facts();  // after the run: the load average at its end
     result.eval = to_eval_json(record);
     result.problems = record.problems;
     result.notices = record.notices;

@@ -1,5 +1,9 @@
-// The HOST backend: host memory, the monotonic clock, the last-level cache
-// flushed by writes, per-kernel tables from named regions.
+// The HOST backend: host memory, the monotonic clock on a pinned thread, the
+// last-level cache evicted by a read-modify-write sweep, per-kernel tables from
+// named regions.
+#include <sched.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -9,6 +13,7 @@
 #include <vector>
 
 #include "cache_flush.hpp"
+#include "flush_probe.hpp"
 #include "guarded_memory.hpp"
 #include "regions.hpp"
 #include "runtime.hpp"
@@ -29,6 +34,34 @@ std::string cpu_model() {
     return "unknown CPU";
 }
 
+std::string first_line(const std::string& file) {
+    std::ifstream in(file);
+    std::string line;
+    std::getline(in, line);
+    return line;
+}
+
+// The 1, 5 and 15 minute load averages: how busy the machine was around the run.
+nlohmann::json load_average() {
+    std::ifstream in("/proc/loadavg");
+    double one = 0.0;
+    double five = 0.0;
+    double fifteen = 0.0;
+    if (!(in >> one >> five >> fifteen)) return nullptr;
+    return {one, five, fifteen};
+}
+
+// Pins the calling (timing) thread to the CPU it runs on, so the samples do not
+// migrate between cores (and caches) mid-run; -1 when it cannot.
+int pin_to_current_cpu() {
+    const int cpu = ::sched_getcpu();
+    if (cpu < 0) return -1;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return ::sched_setaffinity(0, sizeof(set), &set) == 0 ? cpu : -1;
+}
+
 // HOST's kernels are the named regions a call enters.
 class RegionLaunchLog final : public LaunchLog {
 public:
@@ -40,15 +73,40 @@ private:
 
 class HostRuntime final : public Runtime {
 public:
-    HostRuntime() : cache_(last_level_cache()), flusher_(2 * cache_.bytes) {}
+    HostRuntime()
+        : pinned_cpu_(pin_to_current_cpu()), cache_(last_level_cache()), flusher_(2 * cache_.bytes),
+          probe_(probe_flush(flusher_, cache_.bytes)), load_at_start_(load_average()) {}
 
     [[nodiscard]] nlohmann::json device_facts() const override {
+        const std::string cpufreq = "/sys/devices/system/cpu/cpu" + std::to_string(std::max(pinned_cpu_, 0)) + "/cpufreq/";
+        const std::string governor = first_line(cpufreq + "scaling_governor");
         return {{"name", cpu_model()},
                 {"hardware_threads", std::thread::hardware_concurrency()},
+                {"pinned_cpu", pinned_cpu_ >= 0 ? nlohmann::json(pinned_cpu_) : nlohmann::json(nullptr)},
+                {"frequency_governor", governor.empty() ? nlohmann::json(nullptr) : nlohmann::json(governor)},
+                {"load_average_at_start", load_at_start_},
+                {"load_average_at_end", load_average()},
                 {"last_level_cache_bytes", cache_.bytes},
                 {"last_level_cache_source", cache_.source},
                 {"flush_bytes", flusher_.bytes()},
+                {"flush", "read-modify-write of every cache line"},
+                {"flush_probe",
+                 {{"working_set_bytes", probe_.working_set_bytes},
+                  {"warm_ms", probe_.warm_ms},
+                  {"flushed_ms", probe_.flushed_ms},
+                  {"effective", probe_.effective()}}},
                 {"clock", "steady_clock"}};
+    }
+
+    [[nodiscard]] std::vector<std::string> notices() const override {
+        std::vector<std::string> out;
+        if (!probe_.effective()) {
+            out.push_back("the cache flush did not measurably evict: a working set re-read in " +
+                          std::to_string(probe_.warm_ms) + " ms warm and " + std::to_string(probe_.flushed_ms) +
+                          " ms after a flush, so cold samples may be warm");
+        }
+        if (pinned_cpu_ < 0) out.push_back("the timing thread could not be pinned to a CPU: samples may migrate");
+        return out;
     }
 
     [[nodiscard]] Stream stream() const override { return nullptr; }
@@ -106,8 +164,11 @@ public:
     }
 
 private:
+    int pinned_cpu_;
     CacheSize cache_;
     CacheFlusher flusher_;
+    FlushProbe probe_;
+    nlohmann::json load_at_start_;
 };
 
 }  // namespace

@@ -19,19 +19,39 @@ namespace {
 
 constexpr std::string_view usage_text =
     "usage: BENCH --contract <card>/window.toml --eval <file>/eval.json --operator <name> [--quick]\n"
+    "             [--precision FRACTION]\n"
     "  --contract  the operator's window.toml (or its card directory)\n"
     "  --eval      where to write eval.json (atomically)\n"
     "  --operator  the operator's name, as eval.json reports it\n"
-    "  --quick     fewer samples and a shorter time budget (tests)\n"
+    "  --quick     fewer rounds and a shorter time cap (tests)\n"
+    "  --precision stop when each workload's 95% ratio interval is within +/- this\n"
+    "              fraction of its ratio (default 0.01, or the bench's Bench::precision)\n"
     "exit: 0 ran and outputs matched; 1 correctness failed or a violation was caught;\n"
-    "      2 usage or contract error; 77 the backend cannot run here\n";
+    "      2 usage or contract error; 77 the backend cannot run here (eval.json says why)\n";
 
 struct Arguments {
     std::string contract;
     std::string eval;
     std::string operator_name;
     bool quick = false;
+    std::optional<double> precision;
 };
+
+// A fraction in (0, 1), or std::invalid_argument naming the flag.
+double parse_precision(std::string_view text) {
+    std::size_t used = 0;
+    double value = 0.0;
+    try {
+        value = std::stod(std::string(text), &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || !(value > 0.0 && value < 1.0)) {
+        throw std::invalid_argument("--precision takes a fraction between 0 and 1 (0.01 for +/-1%), not '" +
+                                    std::string(text) + "'");
+    }
+    return value;
+}
 
 // Throws std::invalid_argument naming the problem.
 std::optional<Arguments> parse(int argc, char** argv) {
@@ -41,6 +61,11 @@ std::optional<Arguments> parse(int argc, char** argv) {
         if (arg == "--help" || arg == "-h") return std::nullopt;
         if (arg == "--quick") {
             args.quick = true;
+            continue;
+        }
+        if (arg == "--precision") {
+            if (i + 1 >= argc) throw std::invalid_argument("--precision needs a value");
+            args.precision = parse_precision(argv[++i]);
             continue;
         }
         std::string* value = arg == "--contract" ? &args.contract
@@ -110,6 +135,7 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
         options.operator_name = args->operator_name;
         options.eval_path = args->eval;
         options.quick = args->quick;
+        options.precision = args->precision;
         options.log = &std::cerr;
         if (build) {
             options.build = build_json(*build);
@@ -121,8 +147,11 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
         }
         if (bench.backend() == Backend::cuda) options.cuda_device = ctest_gpu_device();
         const RunResult result = run(bench, *check.contract, options);
-        if (result.exit_code == exit_code::usage || result.exit_code == exit_code::skipped) {
+        if (result.exit_code == exit_code::usage) {
             for (const std::string& problem : result.problems) std::cerr << "error: " << problem << "\n";
+        } else if (result.exit_code == exit_code::skipped) {
+            // Not an error: CTest shows the skip, and eval.json keeps the reason for forge report.
+            for (const std::string& problem : result.problems) std::cerr << "skipped: " << problem << "\n";
         } else {
             std::cerr << "[forge bench] wrote " << args->eval << (result.exit_code == exit_code::ok ? "" : " (failed)")
                       << "\n";

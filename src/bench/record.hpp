@@ -8,18 +8,20 @@
 #include <nlohmann/json.hpp>
 
 #include "compare.hpp"
+#include "drift.hpp"
 #include "forge/bench/bench.hpp"
-#include "forge/table/kernel_table.hpp"
+#include "forge/stats/ratio_interval.hpp"
 #include "forge/stats/summary.hpp"
+#include "forge/table/kernel_table.hpp"
+#include "stopping.hpp"
 
 namespace forge::bench {
 
 struct SideRecord {
-    stats::SampleSummary samples;             // per-call milliseconds
-    bool stable = false;               // the median settled before the budget ran out
+    stats::SampleSummary samples;      // per-call milliseconds, over the rounds
     double pipelined_ms = 0.0;         // back-to-back calls / N
     int pipelined_calls = 0;           // N
-    KernelTable kernels;               // from the one profiled call
+    KernelTable kernels;               // median per call over the profiled calls
     // A timed sample ran other kernels than the profiled call (see harness.cpp);
     // nullopt when the backend could not see the samples' kernels.
     std::optional<bool> kernel_set_changed;
@@ -31,11 +33,27 @@ struct PrepRecord {
     double ms = 0.0;                   // the prep step's own time
 };
 
+// One paired round: both sides timed back to back, each from a flushed cache.
+struct Round {
+    Side first = Side::reference;      // the side timed first (the order alternates)
+    int input_variant = 0;
+    double reference_ms = 0.0;
+    double student_ms = 0.0;
+    double t_s = 0.0;                  // when the round started, from the workload's first round
+    double calibration_ms = 0.0;       // the drift calibration timed after it
+};
+
 struct WorkloadRecord {
     const Workload* workload = nullptr;
     std::optional<PrepRecord> prep;    // only when the bench has a prep step
     SideRecord reference;
     SideRecord student;
+    std::vector<Round> rounds;
+    stats::RatioInterval ratio;        // from the rounds' paired log-ratios
+    StopReason stop = StopReason::precision_reached;
+    double rounds_wall_s = 0.0;        // the rounds' wall time, harness work included
+    double measured_s = 0.0;           // both sides' timed calls, summed
+    Drift drift;
 };
 
 struct OutputCheck {
@@ -53,6 +71,8 @@ struct RunRecord {
     std::vector<std::string> problems; // correctness failures and caught violations, for people
     std::vector<std::string> notices;  // what a reader should know but does not fail the run
     bool has_prep = false;
+    StoppingParameters stopping;
+    nlohmann::json build;              // how the bench was built (RunOptions::build)
     bool complete = false;             // every workload was measured
     std::vector<WorkloadRecord> workloads;
 

@@ -69,6 +69,9 @@ public:
     virtual ~Runtime() = default;
 
     [[nodiscard]] virtual nlohmann::json device_facts() const = 0;  // eval.json "device"
+    // What a reader of eval.json should know about this machine's measurements
+    // (HOST: a cache flush that does not evict); passed on as notices.
+    [[nodiscard]] virtual std::vector<std::string> notices() const { return {}; }
     [[nodiscard]] virtual Stream stream() const = 0;
 
     // A zero-filled tensor in the backend's memory.

@@ -194,5 +194,6 @@ BOOST_AUTO_TEST_CASE(a_kernel_set_that_stays_the_same_is_not_flagged) {
     for (const json& w : result.eval["performance"]["workloads"]) {
         BOOST_TEST(w["kernel_set_changed"]["student"] == false, w["name"]);
     }
-    BOOST_TEST(result.notices.empty());
+    // Notices about the machine (precision, drift) may come; none about kernels.
+    BOOST_TEST(!any_has(result.notices, {"kernel"}));
 }

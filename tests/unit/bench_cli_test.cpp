@@ -98,19 +98,35 @@ BOOST_AUTO_TEST_CASE(missing_or_unknown_arguments_are_usage_errors) {
     BOOST_TEST(bench_main({"--help"}) == forge::exit_code::ok);
 }
 
+BOOST_AUTO_TEST_CASE(precision_is_a_fraction) {
+    const std::string contract = (data_dir / "add_symmetric.toml").string();
+    BOOST_TEST(bench_main({"--contract", contract, "--eval", "e.json", "--operator", "add", "--precision", "1.5"}) ==
+               forge::exit_code::usage);
+    BOOST_TEST(bench_main({"--contract", contract, "--eval", "e.json", "--operator", "add", "--precision", "1%"}) ==
+               forge::exit_code::usage);
+    BOOST_TEST(bench_main({"--contract", contract, "--eval", "e.json", "--operator", "add", "--precision"}) ==
+               forge::exit_code::usage);
+}
+
 #ifndef FORGE_BENCH_HAS_CUDA
 namespace {
 fb::Bench make_cuda_add() { return make_add(fb::Backend::cuda); }
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(a_cuda_bench_without_the_cuda_backend_skips_with_77) {
+// The skip is written down, so forge report can say the operator measured nothing and why.
+BOOST_AUTO_TEST_CASE(a_cuda_bench_without_the_cuda_backend_skips_with_77_and_says_why_in_the_eval) {
     TempDir dir;
     const fs::path eval = dir.path / "eval.json";
     const int code = bench_main({"--contract", (data_dir / "add_symmetric.toml").string(), "--eval", eval.string(),
                                  "--operator", "add"},
                                 &make_cuda_add);
     BOOST_TEST(code == forge::exit_code::skipped);
-    BOOST_TEST(!fs::exists(eval));
+    std::ifstream in(eval);
+    const auto json = nlohmann::json::parse(in);
+    BOOST_TEST(json["operator"] == "add");
+    BOOST_TEST(json["backend"] == "cuda");
+    BOOST_TEST(json["skipped"]["reason"].get<std::string>().find("CUDA") != std::string::npos);
+    BOOST_TEST(json["performance"].is_null());
 }
 #endif
 

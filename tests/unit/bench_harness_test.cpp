@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -14,6 +15,7 @@
 #include "forge/bench/run.hpp"
 #include "forge/contract/contract.hpp"
 #include "forge/exit_code.hpp"
+#include "forge/stats/ratio_interval.hpp"
 #include "bench_add_operator.hpp"
 
 namespace fb = forge::bench;
@@ -97,12 +99,63 @@ BOOST_AUTO_TEST_CASE(a_symmetric_run_reports_every_key_of_eval_json) {
             BOOST_TEST(s["q1_ms"].get<double>() <= s["median_ms"].get<double>());
             BOOST_TEST(s["median_ms"].get<double>() <= s["q3_ms"].get<double>());
             BOOST_TEST(w["kernels"][side].is_array());
-            BOOST_TEST(w["profiler"][side]["calls"] == 1);
+            BOOST_TEST(w["profiler"][side]["calls"] == 3);  // median per call over three profiled calls
             BOOST_TEST(w["profiler"][side]["total_ns"].get<double>() > 0.0);
         }
         // The reported per-workload reading is the median of the samples.
         BOOST_TEST(w["reference_ms"] == w["samples"]["reference"]["median_ms"]);
+        // The ratio comes with its interval and verdict.
+        const double low = w["ratio_ci"][0].get<double>();
+        const double high = w["ratio_ci"][1].get<double>();
+        BOOST_TEST(low <= w["ratio"].get<double>());
+        BOOST_TEST(w["ratio"].get<double>() <= high);
+        BOOST_TEST(w["verdict"].is_string());
+        BOOST_TEST(w["precision_reached"].is_boolean());
     }
+    BOOST_TEST(p["ratio_ci"].size() == 2u);
+    BOOST_TEST(p["ratio_ci"][0].get<double>() <= p["ratio"].get<double>());
+    BOOST_TEST(p["ratio"].get<double>() <= p["ratio_ci"][1].get<double>());
+    BOOST_TEST(p["precision_reached"].is_boolean());
+    BOOST_TEST(p["stopping"]["criterion"] == "paired-ratio-precision");
+}
+
+// Every round times both sides, in alternating order, on the same input variant;
+// the rounds in eval.json recompute the workload's ratio and interval.
+BOOST_AUTO_TEST_CASE(rounds_pair_both_sides_in_alternating_order_and_recompute_the_ratio) {
+    const fb::RunResult result = quick_run(add_bench(), add_contract());
+    BOOST_TEST_REQUIRE(result.exit_code == forge::exit_code::ok);
+    for (const json& w : result.eval["performance"]["workloads"]) {
+        const json& rounds = w["rounds"];
+        BOOST_TEST_REQUIRE(rounds.size() >= 8u);  // the quick minimum
+        BOOST_TEST(w["samples"]["reference"]["n"] == rounds.size());
+        BOOST_TEST(w["samples"]["student"]["n"] == rounds.size());
+        std::vector<double> logs;
+        double last_t = -1.0;
+        for (std::size_t r = 0; r < rounds.size(); ++r) {
+            BOOST_TEST(rounds[r]["first"] == (r % 2 == 0 ? "reference" : "student"));
+            BOOST_TEST(rounds[r]["input_variant"] == static_cast<int>((r / 2) % 2));
+            BOOST_TEST(rounds[r]["t_s"].get<double>() >= last_t);
+            last_t = rounds[r]["t_s"].get<double>();
+            logs.push_back(std::log(rounds[r]["reference_ms"].get<double>() / rounds[r]["student_ms"].get<double>()));
+        }
+        const forge::stats::RatioInterval again = forge::stats::paired_ratio(logs);
+        BOOST_TEST(w["ratio"].get<double>() == again.ratio, boost::test_tools::tolerance(1e-12));
+        BOOST_TEST(w["ratio_ci"][0].get<double>() == again.low, boost::test_tools::tolerance(1e-12));
+        BOOST_TEST(w["ratio_ci"][1].get<double>() == again.high, boost::test_tools::tolerance(1e-12));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(the_benchs_precision_is_recorded_and_the_command_lines_wins) {
+    fb::Bench bench = add_bench();
+    bench.precision(0.2);
+    fb::RunOptions options;
+    options.operator_name = "add";
+    options.quick = true;
+    BOOST_TEST(fb::run(bench, add_contract(), options).eval["performance"]["stopping"]["precision"] == 0.2);
+    options.precision = 0.3;
+    BOOST_TEST(fb::run(bench, add_contract(), options).eval["performance"]["stopping"]["precision"] == 0.3);
+    bench.precision(1.5);
+    BOOST_TEST(fb::run(bench, add_contract(), options).exit_code == forge::exit_code::usage);
 }
 
 BOOST_AUTO_TEST_CASE(fewer_than_three_workloads_is_refused) {

@@ -159,6 +159,10 @@ public:
     Bench& prep(Prep step);
     Bench& tolerance(DType dtype, Tolerance tolerance);
     Bench& tolerance(std::string output, Tolerance tolerance);  // wins over the dtype's
+    // The ratio's precision: rounds continue until each workload's 95% interval
+    // is within +/- this fraction of its ratio (default 0.01), or the time cap.
+    // The bench's --precision wins over it.
+    Bench& precision(double fraction);
 
     [[nodiscard]] Backend backend() const noexcept { return backend_; }
     [[nodiscard]] const std::vector<Workload>& workloads() const noexcept { return workloads_; }
@@ -169,6 +173,7 @@ public:
     }
     [[nodiscard]] const Prep& prep_step() const noexcept { return prep_; }
     [[nodiscard]] Tolerance tolerance_for(const TensorSpec& output) const;
+    [[nodiscard]] std::optional<double> precision() const noexcept { return precision_; }
 
     // Why this definition cannot run (too few workloads, a missing call, ...); empty when it can.
     [[nodiscard]] std::vector<std::string> problems() const;
@@ -183,6 +188,7 @@ private:
     Prep prep_;
     std::map<DType, Tolerance> dtype_tolerances_;
     std::map<std::string, Tolerance, std::less<>> output_tolerances_;
+    std::optional<double> precision_;
 };
 
 // How the bench was built, for eval.json's "build". forge_add_operator() compiles

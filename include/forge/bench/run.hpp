@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct RunOptions {
     bool quick = false;               // fewer samples, shorter time budget (tests)
     std::ostream* log = nullptr;      // progress and problems for people; null: silent
     int cuda_device = 0;              // the CUDA device a CUDA bench runs on
+    std::optional<double> precision;  // --precision: wins over Bench::precision and the default
     nlohmann::json build;             // how the bench was built: eval.json "build"
 };
 

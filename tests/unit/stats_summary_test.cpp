@@ -1,13 +1,12 @@
-#define BOOST_TEST_MODULE bench_statistics
+#define BOOST_TEST_MODULE stats_summary
 #include <boost/test/unit_test.hpp>
 
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
-#include "sampler.hpp"
 #include "forge/stats/summary.hpp"
 
-namespace fb = forge::bench;
 namespace fs = forge::stats;
 namespace tt = boost::test_tools;
 
@@ -57,38 +56,12 @@ BOOST_AUTO_TEST_CASE(geometric_mean_of_ratios) {
     BOOST_CHECK_THROW((void)fs::geometric_mean(std::vector<double>{1.0, 0.0}), std::invalid_argument);
 }
 
-BOOST_AUTO_TEST_CASE(a_steady_reading_stops_once_the_median_settles) {
-    fb::SamplingPolicy policy;
-    policy.warmup_calls = 2;
-    policy.min_samples = 10;
-    policy.max_samples = 1000;
-    policy.budget_s = 10.0;
-    int warmups = 0;
-    const fb::SampleRun run = fb::sample_until_stable(policy, [&] { ++warmups; }, [] { return 1.0; });
-    BOOST_TEST(warmups == 2);
-    BOOST_TEST(run.stable);
-    BOOST_TEST(run.samples_ms.size() >= 10u);
-    BOOST_TEST(run.samples_ms.size() < 50u);
-}
-
-BOOST_AUTO_TEST_CASE(a_reading_that_never_settles_stops_at_the_cap) {
-    fb::SamplingPolicy policy;
-    policy.min_samples = 5;
-    policy.max_samples = 200;
-    policy.budget_s = 10.0;
-    double next = 1.0;
-    // Every sample larger than the last: the median keeps moving.
-    const fb::SampleRun run = fb::sample_until_stable(policy, [] {}, [&] { return next *= 1.5; });
-    BOOST_TEST(!run.stable);
-    BOOST_TEST(run.samples_ms.size() == 200u);
-}
-
-BOOST_AUTO_TEST_CASE(the_time_budget_bounds_the_run) {
-    fb::SamplingPolicy policy;
-    policy.min_samples = 1000000;
-    policy.max_samples = 1000000;
-    policy.budget_s = 0.0;  // already spent: one sample, never zero
-    const fb::SampleRun run = fb::sample_until_stable(policy, [] {}, [] { return 2.0; });
-    BOOST_TEST(run.samples_ms.size() == 1u);
-    BOOST_TEST(!run.stable);
+BOOST_AUTO_TEST_CASE(nan_and_out_of_range_quantiles_are_refused) {
+    BOOST_CHECK_THROW((void)fs::summarize(std::vector<double>{1.0, std::nan(""), 2.0}), std::invalid_argument);
+    BOOST_CHECK_THROW((void)fs::median(std::vector<double>{std::nan("")}), std::invalid_argument);
+    const std::vector<double> sorted{1.0, 2.0};
+    BOOST_CHECK_THROW((void)fs::quantile_sorted(sorted, 1.5), std::invalid_argument);
+    BOOST_CHECK_THROW((void)fs::quantile_sorted(sorted, -0.1), std::invalid_argument);
+    BOOST_CHECK_THROW((void)fs::quantile_sorted(sorted, std::nan("")), std::invalid_argument);
+    BOOST_TEST(fs::median(std::vector<double>{3.0, 1.0, 2.0, 10.0}) == 2.5);
 }

@@ -1,0 +1,44 @@
+#include "drift.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "forge/stats/summary.hpp"
+#include "timer.hpp"
+
+namespace forge::bench {
+
+Drift calibration_drift(std::span<const double> calibration_ms, double threshold, std::size_t blocks) {
+    Drift drift;
+    blocks = std::min(blocks, calibration_ms.size() / 3);
+    if (blocks < 2) return drift;
+    const std::size_t per_block = calibration_ms.size() / blocks;
+    for (std::size_t b = 0; b < blocks; ++b) {
+        // The last block takes the remainder.
+        const std::size_t end = b + 1 == blocks ? calibration_ms.size() : (b + 1) * per_block;
+        drift.block_medians_ms.push_back(stats::median(calibration_ms.subspan(b * per_block, end - b * per_block)));
+    }
+    const auto [fastest, slowest] = std::minmax_element(drift.block_medians_ms.begin(), drift.block_medians_ms.end());
+    if (*fastest > 0.0) drift.moved = *slowest / *fastest - 1.0;
+    drift.flagged = drift.moved > threshold;
+    return drift;
+}
+
+double time_calibration_ms() {
+    // A dependent multiply-add chain: no memory traffic, no vectorisation, so its
+    // time follows the core's clock and its share of the core.
+    constexpr int steps = 20000;
+    std::uint64_t x = 0x9E3779B97F4A7C15ULL;
+    compiler_barrier();
+    const std::int64_t start = now_ns();
+    for (int i = 0; i < steps; ++i) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        asm volatile("" : "+r"(x));
+    }
+    const std::int64_t stop = now_ns();
+    compiler_barrier();
+    [[maybe_unused]] volatile std::uint64_t sink = x;
+    return static_cast<double>(stop - start) * 1e-6;
+}
+
+}  // namespace forge::bench

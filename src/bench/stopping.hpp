@@ -1,0 +1,63 @@
+// When a workload's paired rounds stop: once the ratio's interval is as narrow
+// as asked, after a minimum of rounds and of measured time, or at a wall-clock
+// cap. Fed one round at a time and asked whether it is done, so the round loop
+// never needs to know why it stops (NVBench's stopping criterion is the model).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "forge/stats/ratio_interval.hpp"
+
+namespace forge::bench {
+
+struct StoppingParameters {
+    double precision = 0.01;         // target: the interval's half-width / the ratio
+    double confidence = stats::default_confidence;
+    std::size_t min_rounds = 20;     // always run, whatever the cap: fewer gives no honest interval
+    std::size_t max_rounds = 10000;
+    double min_measured_s = 0.3;     // both sides' timed calls, summed
+    double max_wall_s = 4.0;         // the rounds' wall time, the harness's own work included
+    double warmup_s = 0.2;           // interleaved untimed calls before the first round
+
+    [[nodiscard]] static StoppingParameters standard();
+    [[nodiscard]] static StoppingParameters quick();  // --quick: for tests
+};
+
+// Why a workload's rounds ended.
+enum class StopReason { precision_reached, wall_cap, round_cap };
+
+[[nodiscard]] std::string_view to_string(StopReason reason) noexcept;
+
+class PrecisionCriterion {
+public:
+    // The name eval.json records beside the parameters.
+    static constexpr std::string_view name = "paired-ratio-precision";
+
+    explicit PrecisionCriterion(StoppingParameters parameters) : parameters_(parameters) {}
+
+    // One round: log(reference_ms / student_ms) and the milliseconds both calls took.
+    void add_round(double log_ratio, double measured_ms);
+
+    // Whether to stop, `wall_s` into the rounds; the reason is kept.
+    [[nodiscard]] bool done(double wall_s);
+
+    [[nodiscard]] const StoppingParameters& parameters() const noexcept { return parameters_; }
+    [[nodiscard]] std::optional<StopReason> reason() const noexcept { return reason_; }
+    [[nodiscard]] std::size_t rounds() const noexcept { return log_ratios_.size(); }
+    [[nodiscard]] double measured_s() const noexcept { return measured_ms_ * 1e-3; }
+    [[nodiscard]] const std::vector<double>& log_ratios() const noexcept { return log_ratios_; }
+    // The interval over the rounds so far (at least one round).
+    [[nodiscard]] stats::RatioInterval interval() const;
+
+private:
+    StoppingParameters parameters_;
+    std::vector<double> log_ratios_;
+    double measured_ms_ = 0.0;
+    std::size_t next_check_ = 0;
+    std::optional<StopReason> reason_;
+};
+
+}  // namespace forge::bench

@@ -1,0 +1,143 @@
+#define BOOST_TEST_MODULE bench_stopping
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "forge/stats/summary.hpp"
+#include "stopping.hpp"
+
+namespace fb = forge::bench;
+namespace tt = boost::test_tools;
+
+namespace {
+
+fb::StoppingParameters parameters() {
+    fb::StoppingParameters p;
+    p.precision = 0.01;
+    p.min_rounds = 20;
+    p.max_rounds = 5000;
+    p.min_measured_s = 0.0;
+    p.max_wall_s = 1e9;
+    return p;
+}
+
+// A synthetic machine: each call's true time times the machine's speed factor
+// at that moment, times a little noise; a neighbour slows everything by
+// `slowdown` from round `step_at` on.
+struct Machine {
+    double reference_ms = 1.0;
+    double student_ms = 2.0;  // the true ratio is 0.5
+    std::size_t step_at = 200;
+    double slowdown = 1.5;
+    std::mt19937_64 random{1};
+    std::normal_distribution<double> noise{1.0, 0.003};
+
+    double call(double ms, std::size_t round) {
+        return ms * (round >= step_at ? slowdown : 1.0) * noise(random);
+    }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(rounds_continue_until_the_interval_is_as_narrow_as_asked) {
+    fb::PrecisionCriterion criterion(parameters());
+    std::mt19937_64 random(3);
+    std::normal_distribution<double> noise(std::log(0.5), 0.05);
+    std::size_t rounds = 0;
+    do {
+        criterion.add_round(noise(random), 1.0);
+        ++rounds;
+    } while (!criterion.done(0.0));
+    BOOST_TEST(rounds > 20u);  // 5% noise per round needs more than the minimum for +/-1%
+    BOOST_TEST((criterion.reason() == fb::StopReason::precision_reached));
+    BOOST_TEST(criterion.interval().relative_half_width() <= 0.01);
+    BOOST_TEST(criterion.interval().ratio == 0.5, tt::tolerance(0.01));
+}
+
+BOOST_AUTO_TEST_CASE(the_minimum_holds_even_past_the_time_cap) {
+    fb::StoppingParameters p = parameters();
+    p.max_wall_s = 0.0;  // already spent
+    fb::PrecisionCriterion criterion(p);
+    for (int r = 0; r < 19; ++r) {
+        criterion.add_round(0.0, 1.0);
+        BOOST_TEST(!criterion.done(100.0));
+    }
+    criterion.add_round(0.0, 1.0);
+    BOOST_TEST(criterion.done(100.0));
+    // Identical rounds: a zero-width interval, which is precise.
+    BOOST_TEST((criterion.reason() == fb::StopReason::precision_reached));
+}
+
+BOOST_AUTO_TEST_CASE(an_imprecise_run_stops_at_the_cap_and_says_so) {
+    fb::StoppingParameters p = parameters();
+    p.max_wall_s = 1.0;
+    fb::PrecisionCriterion criterion(p);
+    std::mt19937_64 random(5);
+    std::normal_distribution<double> noise(0.0, 0.5);  // far too noisy for +/-1% in a few rounds
+    double wall_s = 0.0;
+    do {
+        criterion.add_round(noise(random), 1.0);
+        wall_s += 0.01;
+    } while (!criterion.done(wall_s));
+    BOOST_TEST((criterion.reason() == fb::StopReason::wall_cap));
+    BOOST_TEST(criterion.rounds() == 100u);
+}
+
+BOOST_AUTO_TEST_CASE(measured_time_below_its_minimum_keeps_the_rounds_going) {
+    fb::StoppingParameters p = parameters();
+    p.min_measured_s = 0.1;
+    fb::PrecisionCriterion criterion(p);
+    std::size_t rounds = 0;
+    do {
+        criterion.add_round(0.0, 2.0);  // 2 ms a round: 50 rounds make 0.1 s
+        ++rounds;
+    } while (!criterion.done(0.0));
+    BOOST_TEST(rounds == 50u);
+}
+
+// A neighbour arrives mid-run and slows the machine by 50%. Paired rounds see it
+// on both sides of each round and stay within 1% of the true ratio; timing all
+// reference calls first and all student calls after (the old block design)
+// puts the slowdown on the student only.
+BOOST_AUTO_TEST_CASE(a_step_change_mid_run_moves_the_paired_estimate_by_less_than_one_percent) {
+    Machine machine;
+    fb::PrecisionCriterion criterion(parameters());
+    std::vector<double> reference_block;
+    std::vector<double> student_block;
+    for (std::size_t r = 0; r < 400; ++r) {
+        const double reference = machine.call(machine.reference_ms, r);
+        const double student = machine.call(machine.student_ms, r);
+        criterion.add_round(std::log(reference / student), reference + student);
+        // Block design: 200 reference samples (before the step), then 200 student ones (after it).
+        if (r < 200) reference_block.push_back(machine.call(machine.reference_ms, r));
+        if (r >= 200) student_block.push_back(machine.call(machine.student_ms, r));
+    }
+    BOOST_TEST(criterion.interval().ratio == 0.5, tt::tolerance(0.01));
+    const double block_ratio = forge::stats::median(reference_block) / forge::stats::median(student_block);
+    BOOST_TEST(std::abs(block_ratio / 0.5 - 1.0) > 0.3);  // 0.333: off by a third
+}
+
+// The interval a run stops with (the rule looks at it repeatedly) still covers
+// the true ratio about 95% of the time: 1,000 seeded runs, 93-97%.
+BOOST_AUTO_TEST_CASE(the_interval_a_run_stops_with_covers_the_truth_95_percent_of_the_time) {
+    std::mt19937_64 random(2026);
+    std::normal_distribution<double> jitter(0.0, 0.03);
+    std::bernoulli_distribution sliced(0.1);
+    std::bernoulli_distribution on_reference(0.5);
+    const double truth = 0.8;
+    int covered = 0;
+    for (int run = 0; run < 1000; ++run) {
+        fb::PrecisionCriterion criterion(parameters());
+        do {
+            double log_ratio = std::log(truth) + jitter(random);
+            if (sliced(random)) log_ratio += on_reference(random) ? 0.3 : -0.3;
+            criterion.add_round(log_ratio, 1.0);
+        } while (!criterion.done(0.0));
+        const forge::stats::RatioInterval interval = criterion.interval();
+        covered += interval.low <= truth && truth <= interval.high ? 1 : 0;
+    }
+    BOOST_TEST(covered >= 930);
+    BOOST_TEST(covered <= 970);
+}
