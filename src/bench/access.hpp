@@ -15,6 +15,10 @@ struct Access {
     }
     static void bind_input(Io& io, const std::string& name, Tensor& tensor) { io.inputs_.emplace_back(name, &tensor); }
     static void bind_output(Io& io, const std::string& name, Tensor& tensor) { io.outputs_.emplace_back(name, &tensor); }
+    static void unbind_all(Io& io) noexcept {
+        io.inputs_.clear();
+        io.outputs_.clear();
+    }
     [[nodiscard]] static const auto& inputs(const Io& io) noexcept { return io.inputs_; }
     [[nodiscard]] static const auto& outputs(const Io& io) noexcept { return io.outputs_; }
 

@@ -29,6 +29,7 @@ nlohmann::json rounds_json(const WorkloadRecord& w) {
     for (const Round& round : w.rounds) {
         rounds.push_back({{"first", to_string(round.first)},
                           {"input_variant", round.input_variant},
+                          {"layout", round.layout},
                           {"reference_ms", round.reference_ms},
                           {"student_ms", round.student_ms},
                           {"t_s", round.t_s},
@@ -62,8 +63,9 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
             {"max_wall_s", p.max_wall_s},
             {"warmup_s", p.warmup_s},
             {"order", "alternating (reference first in even rounds)"},
-            {"estimator", "exp(median of per-round log(reference_ms / student_ms)); sign-test interval"},
-            {"run_interval", "percentile bootstrap over each workload's rounds, 2000 resamples, seeded"}};
+            {"estimator", "exp(median of per-round log(reference_ms / student_ms))"},
+            {"interval", "hull of the sign-test interval and Student's t on the layouts' medians"},
+            {"run_interval", "percentile bootstrap over each workload's layouts and rounds, 2000 resamples, seeded"}};
 }
 
 nlohmann::json prep_outputs_json(const PrepRecord& prep) {
@@ -136,7 +138,7 @@ nlohmann::json performance_json(const RunRecord& record) {
     if (!record.complete) return nullptr;
     std::vector<double> reference_ms;
     std::vector<double> student_ms;
-    std::vector<std::vector<double>> log_ratios;
+    std::vector<stats::PairedRounds> paired;
     bool precision_reached = true;
     bool drifted = false;
     nlohmann::json workloads = nlohmann::json::array();
@@ -145,9 +147,10 @@ nlohmann::json performance_json(const RunRecord& record) {
         const double stu = w.student.samples.median;
         reference_ms.push_back(ref);
         student_ms.push_back(stu);
-        std::vector<double>& logs = log_ratios.emplace_back();
+        stats::PairedRounds& rounds = paired.emplace_back();
         for (const Round& round : w.rounds) {
-            logs.push_back(std::log(std::max(round.reference_ms, 1e-6) / std::max(round.student_ms, 1e-6)));
+            rounds.log_ratios.push_back(std::log(std::max(round.reference_ms, 1e-6) / std::max(round.student_ms, 1e-6)));
+            rounds.clusters.push_back(round.layout);
         }
         precision_reached = precision_reached && w.stop == StopReason::precision_reached;
         drifted = drifted || w.drift.flagged;
@@ -176,7 +179,7 @@ nlohmann::json performance_json(const RunRecord& record) {
              {"profiler", {{"reference", to_json(ref_table)["profiler"]}, {"student", to_json(stu_table)["profiler"]}}}});
     }
     const stats::RatioInterval run_ratio =
-        stats::geomean_ratio(log_ratios, bootstrap_seed(record), record.stopping.confidence);
+        stats::geomean_ratio(paired, bootstrap_seed(record), record.stopping.confidence);
     return {{"mode", "per_call"},
             {"n_workloads", record.workloads.size()},
             {"reference_ms", geomean_or_null(reference_ms)},

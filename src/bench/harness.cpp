@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -72,13 +73,24 @@ std::string format_ms(double ms) {
     return out.str();
 }
 
+// One copy of a side's tensors, at addresses of its own.
+struct Layout {
+    Tensors inputs;   // on the backend
+    Tensors outputs;  // on the backend
+};
+
 // One side's own tensors for a workload and the Io its calls see.
 struct SideState {
     SideState(Side which, Io side_io) : side(which), io(std::move(side_io)) {}
 
+    [[nodiscard]] Tensors& inputs() { return layouts[layout].inputs; }
+    [[nodiscard]] Tensors& outputs() { return layouts[layout].outputs; }
+    [[nodiscard]] const Tensors& inputs() const { return layouts[layout].inputs; }
+    [[nodiscard]] const Tensors& outputs() const { return layouts[layout].outputs; }
+
     Side side;
-    Tensors inputs;                           // on the backend
-    Tensors outputs;                          // on the backend
+    std::deque<Layout> layouts;               // the side's copies; the Io sees layouts[layout]
+    std::size_t layout = 0;
     Io io;
     std::vector<std::string> prep_inputs;     // the prep tensors among its inputs
     std::array<Tensors, input_variants> expected;  // host copies of its untimed outputs
@@ -104,7 +116,7 @@ public:
         declare_outputs();
         for (int v = 0; v < input_variants; ++v) make_variant(v, result);
         check_prep_declarations();
-        for (SideState& side : sides_) bind(side);
+        bind_layouts();
         for (int v = 0; v < input_variants; ++v) correctness(v);
         measure_rounds(result);
         measure_pipelined(side(Side::reference), result.reference);
@@ -205,21 +217,65 @@ private:
         }
     }
 
-    // The side's own copies of its declared inputs, and its declared outputs.
-    void bind(SideState& state) {
-        const Tensors& pool = pools_[0];
-        for (const std::string& name : declared_inputs(contract_, state.side)) {
-            const Tensor* source = pool.find(name);
-            if (source == nullptr) {
-                fail("window.toml declares '" + name + "' in [" + side_name(state.side) +
-                     "].inputs, but the bench's inputs() did not make it and its prep step did not produce it "
-                     "(made: " + joined(made_names_) + "; prep produced: " + joined(prep_names_) + ")");
+    // How many copies (layouts) of each side's tensors the rounds rotate through.
+    // Where a side's tensors sit (their page offsets, the physical pages and cache
+    // sets behind them) moves its time by several percent, the same for a whole
+    // run and different in the next: with identical code on both sides, one side
+    // read 2-9% faster, consistently within a run and not from run to run. Rotating
+    // several copies per side turns that fixed bias into variation the interval
+    // sees. As many as fit in a memory budget (2 GiB), at most 8.
+    std::size_t layout_count() const {
+        constexpr std::size_t max_layouts = 8;
+        constexpr std::size_t budget_bytes = std::size_t{2} << 30;
+        std::size_t bytes = 0;
+        for (Side s : sides) {
+            for (const std::string& name : declared_inputs(contract_, s)) {
+                if (const Tensor* source = pools_[0].find(name)) bytes += source->bytes();
             }
-            detail::Access::bind_input(state.io, name, state.inputs.add(runtime_.allocate(source->spec())));
-            if (contains(prep_names_, name)) state.prep_inputs.push_back(name);
+            for (const std::string& name : declared_outputs(contract_, s)) bytes += byte_size(output_specs_.at(name));
+        }
+        return std::clamp<std::size_t>(bytes == 0 ? max_layouts : budget_bytes / bytes, 1, max_layouts);
+    }
+
+    // Each side's own copies of its declared inputs and its declared outputs, one
+    // set per layout, allocated alternately for the two sides so neither always
+    // gets the earlier addresses.
+    void bind_layouts() {
+        const std::size_t count = layout_count();
+        for (SideState& state : sides_) {
+            state.layouts.resize(count);
+            for (const std::string& name : declared_inputs(contract_, state.side)) {
+                if (pools_[0].find(name) == nullptr) {
+                    fail("window.toml declares '" + name + "' in [" + side_name(state.side) +
+                         "].inputs, but the bench's inputs() did not make it and its prep step did not produce it "
+                         "(made: " + joined(made_names_) + "; prep produced: " + joined(prep_names_) + ")");
+                }
+                if (contains(prep_names_, name)) state.prep_inputs.push_back(name);
+            }
+        }
+        for (std::size_t l = 0; l < count; ++l) {
+            for (SideState& state : sides_) {
+                Layout& layout = state.layouts[l];
+                for (const std::string& name : declared_inputs(contract_, state.side)) {
+                    layout.inputs.add(runtime_.allocate(pools_[0].at(name).spec()));
+                }
+                for (const std::string& name : declared_outputs(contract_, state.side)) {
+                    layout.outputs.add(runtime_.allocate(output_specs_.at(name)));
+                }
+            }
+        }
+        for (SideState& state : sides_) use_layout(state, 0);
+    }
+
+    // Points the side's Io at one of its layouts, in the declared order.
+    void use_layout(SideState& state, std::size_t layout) {
+        state.layout = layout;
+        detail::Access::unbind_all(state.io);
+        for (const std::string& name : declared_inputs(contract_, state.side)) {
+            detail::Access::bind_input(state.io, name, state.inputs().at(name));
         }
         for (const std::string& name : declared_outputs(contract_, state.side)) {
-            detail::Access::bind_output(state.io, name, state.outputs.add(runtime_.allocate(output_specs_.at(name))));
+            detail::Access::bind_output(state.io, name, state.outputs().at(name));
         }
     }
 
@@ -233,7 +289,7 @@ private:
 
     void load(SideState& state, int v) {
         const Tensors& pool = pools_[static_cast<std::size_t>(v)];
-        for (Tensor& input : state.inputs) runtime_.copy(pool.at(input.name()), input);
+        for (Tensor& input : state.inputs()) runtime_.copy(pool.at(input.name()), input);
     }
 
     void call(SideState& state) { bench_.call(state.side)(state.io); }
@@ -241,7 +297,7 @@ private:
     // A call that wrote outside its own tensors (HOST: the poisoned guards around
     // each one changed). Fatal: the bytes it hit may be anyone's.
     void check_guards(const SideState& state) const {
-        for (const auto& [kind, tensors] : {std::pair{"output", &state.outputs}, std::pair{"input", &state.inputs}}) {
+        for (const auto& [kind, tensors] : {std::pair{"output", &state.outputs()}, std::pair{"input", &state.inputs()}}) {
             for (const Tensor& tensor : *tensors) {
                 const std::optional<std::string_view> where = runtime_.damaged_guard(tensor);
                 if (!where) continue;
@@ -271,7 +327,7 @@ private:
     // Prep tensors the side's last call changed.
     void check_mutation(SideState& state, int v) {
         for (const std::string& name : state.prep_inputs) {
-            const std::uint64_t now = checksum(to_host(state.inputs.at(name), state.host_inputs));
+            const std::uint64_t now = checksum(to_host(state.inputs().at(name), state.host_inputs));
             if (now == prep_checksums_[static_cast<std::size_t>(v)].at(name)) continue;
             if (mutated_.insert(name).second) {
                 problem("the " + side_name(state.side) + "'s call changed the prep tensor '" + name +
@@ -285,12 +341,12 @@ private:
     void correctness(int v) {
         for (SideState& state : sides_) {
             load(state, v);
-            for (Tensor& output : state.outputs) runtime_.fill_bytes(output, poison_byte);
+            for (Tensor& output : state.outputs()) runtime_.fill_bytes(output, poison_byte);
             call(state);
             runtime_.synchronize();
             check_guards(state);
             Tensors& expected = state.expected[static_cast<std::size_t>(v)];
-            for (const Tensor& output : state.outputs) expected.add(to_host(output, state.host_outputs).clone());
+            for (const Tensor& output : state.outputs()) expected.add(to_host(output, state.host_outputs).clone());
             check_mutation(state, v);
         }
         const Tensors& reference = side(Side::reference).expected[static_cast<std::size_t>(v)];
@@ -346,7 +402,7 @@ private:
     void check_outputs_match(SideState& state, int v, std::size_t sample) {
         if (state.cached_outputs_reported) return;
         const Tensors& expected = state.expected[static_cast<std::size_t>(v)];
-        for (const Tensor& output : state.outputs) {
+        for (const Tensor& output : state.outputs()) {
             const Tensor& want = expected.at(output.name());
             const Comparison comparison =
                 compare(to_host(output, state.host_outputs), want, bench_.tolerance_for(want.spec()));
@@ -442,8 +498,11 @@ private:
     // here, on both sides alike, not in the first rounds.
     void warm_up(const StoppingParameters& stopping) {
         const std::int64_t deadline = now_ns() + static_cast<std::int64_t>(stopping.warmup_s * 1e9);
-        for (int calls = 0; calls < 2 || now_ns() < deadline; ++calls) {
+        const std::size_t layouts = sides_[0].layouts.size();
+        // At least two calls per side on every layout, so no layout meets its first call in a round.
+        for (std::size_t calls = 0; calls < 2 * layouts || now_ns() < deadline; ++calls) {
             for (SideState& state : sides_) {
+                use_layout(state, calls % layouts);
                 load(state, 0);
                 runtime_.flush_cache();
                 call(state);
@@ -457,8 +516,9 @@ private:
     // asks. Each round times both sides back to back on the same input variant,
     // so a change of machine state (a neighbour, a frequency step) lands on both
     // sides of a round; the order alternates (ABBA: R S, S R, R S, ...) so neither
-    // side always runs first, and the variant changes every two rounds so each
-    // order sees each variant.
+    // side always runs first, the variant changes every two rounds so each order
+    // sees each variant, and the layout every two (with the variant) so every
+    // layout sees both orders.
     void measure_rounds(WorkloadRecord& result) {
         PrecisionCriterion criterion(record_.stopping);
         warm_up(record_.stopping);
@@ -467,6 +527,10 @@ private:
             Round round;
             round.first = r % 2 == 0 ? Side::reference : Side::student;
             round.input_variant = static_cast<int>((r / 2) % input_variants);
+            round.layout = (r / 2) % sides_[0].layouts.size();
+            for (SideState& state : sides_) {
+                if (state.layout != round.layout) use_layout(state, round.layout);
+            }
             round.t_s = static_cast<double>(now_ns() - start) * 1e-9;
             const Side second = round.first == Side::reference ? Side::student : Side::reference;
             for (Side s : {round.first, second}) {
@@ -477,7 +541,7 @@ private:
             result.rounds.push_back(round);
             // A call faster than the clock resolves reads 0: one clock tick (1 ns) instead, not log(0).
             criterion.add_round(std::log(std::max(round.reference_ms, 1e-6) / std::max(round.student_ms, 1e-6)),
-                                round.reference_ms + round.student_ms);
+                                round.layout, round.reference_ms + round.student_ms);
             if (criterion.done(static_cast<double>(now_ns() - start) * 1e-9)) break;
         }
         result.ratio = criterion.interval();

@@ -37,6 +37,7 @@ struct PrepRecord {
 struct Round {
     Side first = Side::reference;      // the side timed first (the order alternates)
     int input_variant = 0;
+    std::size_t layout = 0;            // which copy of each side's tensors the round used
     double reference_ms = 0.0;
     double student_ms = 0.0;
     double t_s = 0.0;                  // when the round started, from the workload's first round

@@ -25,17 +25,18 @@ std::string_view to_string(StopReason reason) noexcept {
     return "round cap";
 }
 
-void PrecisionCriterion::add_round(double log_ratio, double measured_ms) {
-    log_ratios_.push_back(log_ratio);
+void PrecisionCriterion::add_round(double log_ratio, std::size_t cluster, double measured_ms) {
+    rounds_.log_ratios.push_back(log_ratio);
+    rounds_.clusters.push_back(cluster);
     measured_ms_ += measured_ms;
 }
 
 stats::RatioInterval PrecisionCriterion::interval() const {
-    return stats::paired_ratio(log_ratios_, parameters_.confidence);
+    return stats::clustered_paired_ratio(rounds_, parameters_.confidence);
 }
 
 bool PrecisionCriterion::done(double wall_s) {
-    const std::size_t n = log_ratios_.size();
+    const std::size_t n = rounds();
     if (n < parameters_.min_rounds) return false;
     // The interval is looked at every ~5% more rounds, not after each one: fewer
     // looks keep a lucky narrow stretch from ending the run (optional stopping).

@@ -38,23 +38,25 @@ public:
 
     explicit PrecisionCriterion(StoppingParameters parameters) : parameters_(parameters) {}
 
-    // One round: log(reference_ms / student_ms) and the milliseconds both calls took.
-    void add_round(double log_ratio, double measured_ms);
+    // One round: log(reference_ms / student_ms), the cluster it ran in (rounds
+    // of one cluster may be biased alike: the layout of the tensors), and the
+    // milliseconds both calls took.
+    void add_round(double log_ratio, std::size_t cluster, double measured_ms);
 
     // Whether to stop, `wall_s` into the rounds; the reason is kept.
     [[nodiscard]] bool done(double wall_s);
 
     [[nodiscard]] const StoppingParameters& parameters() const noexcept { return parameters_; }
     [[nodiscard]] std::optional<StopReason> reason() const noexcept { return reason_; }
-    [[nodiscard]] std::size_t rounds() const noexcept { return log_ratios_.size(); }
+    [[nodiscard]] std::size_t rounds() const noexcept { return rounds_.log_ratios.size(); }
     [[nodiscard]] double measured_s() const noexcept { return measured_ms_ * 1e-3; }
-    [[nodiscard]] const std::vector<double>& log_ratios() const noexcept { return log_ratios_; }
-    // The interval over the rounds so far (at least one round).
+    [[nodiscard]] const stats::PairedRounds& paired_rounds() const noexcept { return rounds_; }
+    // The interval over the rounds so far (at least one round), clusters accounted for.
     [[nodiscard]] stats::RatioInterval interval() const;
 
 private:
     StoppingParameters parameters_;
-    std::vector<double> log_ratios_;
+    stats::PairedRounds rounds_;
     double measured_ms_ = 0.0;
     std::size_t next_check_ = 0;
     std::optional<StopReason> reason_;

@@ -129,16 +129,18 @@ BOOST_AUTO_TEST_CASE(rounds_pair_both_sides_in_alternating_order_and_recompute_t
         BOOST_TEST_REQUIRE(rounds.size() >= 8u);  // the quick minimum
         BOOST_TEST(w["samples"]["reference"]["n"] == rounds.size());
         BOOST_TEST(w["samples"]["student"]["n"] == rounds.size());
-        std::vector<double> logs;
+        forge::stats::PairedRounds paired;
         double last_t = -1.0;
         for (std::size_t r = 0; r < rounds.size(); ++r) {
             BOOST_TEST(rounds[r]["first"] == (r % 2 == 0 ? "reference" : "student"));
             BOOST_TEST(rounds[r]["input_variant"] == static_cast<int>((r / 2) % 2));
             BOOST_TEST(rounds[r]["t_s"].get<double>() >= last_t);
             last_t = rounds[r]["t_s"].get<double>();
-            logs.push_back(std::log(rounds[r]["reference_ms"].get<double>() / rounds[r]["student_ms"].get<double>()));
+            paired.log_ratios.push_back(
+                std::log(rounds[r]["reference_ms"].get<double>() / rounds[r]["student_ms"].get<double>()));
+            paired.clusters.push_back(rounds[r]["layout"].get<std::size_t>());
         }
-        const forge::stats::RatioInterval again = forge::stats::paired_ratio(logs);
+        const forge::stats::RatioInterval again = forge::stats::clustered_paired_ratio(paired);
         BOOST_TEST(w["ratio"].get<double>() == again.ratio, boost::test_tools::tolerance(1e-12));
         BOOST_TEST(w["ratio_ci"][0].get<double>() == again.low, boost::test_tools::tolerance(1e-12));
         BOOST_TEST(w["ratio_ci"][1].get<double>() == again.high, boost::test_tools::tolerance(1e-12));

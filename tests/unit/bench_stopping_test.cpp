@@ -47,7 +47,7 @@ BOOST_AUTO_TEST_CASE(rounds_continue_until_the_interval_is_as_narrow_as_asked) {
     std::normal_distribution<double> noise(std::log(0.5), 0.05);
     std::size_t rounds = 0;
     do {
-        criterion.add_round(noise(random), 1.0);
+        criterion.add_round(noise(random), 0, 1.0);
         ++rounds;
     } while (!criterion.done(0.0));
     BOOST_TEST(rounds > 20u);  // 5% noise per round needs more than the minimum for +/-1%
@@ -61,10 +61,10 @@ BOOST_AUTO_TEST_CASE(the_minimum_holds_even_past_the_time_cap) {
     p.max_wall_s = 0.0;  // already spent
     fb::PrecisionCriterion criterion(p);
     for (int r = 0; r < 19; ++r) {
-        criterion.add_round(0.0, 1.0);
+        criterion.add_round(0.0, 0, 1.0);
         BOOST_TEST(!criterion.done(100.0));
     }
-    criterion.add_round(0.0, 1.0);
+    criterion.add_round(0.0, 0, 1.0);
     BOOST_TEST(criterion.done(100.0));
     // Identical rounds: a zero-width interval, which is precise.
     BOOST_TEST((criterion.reason() == fb::StopReason::precision_reached));
@@ -78,7 +78,7 @@ BOOST_AUTO_TEST_CASE(an_imprecise_run_stops_at_the_cap_and_says_so) {
     std::normal_distribution<double> noise(0.0, 0.5);  // far too noisy for +/-1% in a few rounds
     double wall_s = 0.0;
     do {
-        criterion.add_round(noise(random), 1.0);
+        criterion.add_round(noise(random), 0, 1.0);
         wall_s += 0.01;
     } while (!criterion.done(wall_s));
     BOOST_TEST((criterion.reason() == fb::StopReason::wall_cap));
@@ -91,7 +91,7 @@ BOOST_AUTO_TEST_CASE(measured_time_below_its_minimum_keeps_the_rounds_going) {
     fb::PrecisionCriterion criterion(p);
     std::size_t rounds = 0;
     do {
-        criterion.add_round(0.0, 2.0);  // 2 ms a round: 50 rounds make 0.1 s
+        criterion.add_round(0.0, 0, 2.0);  // 2 ms a round: 50 rounds make 0.1 s
         ++rounds;
     } while (!criterion.done(0.0));
     BOOST_TEST(rounds == 50u);
@@ -109,7 +109,7 @@ BOOST_AUTO_TEST_CASE(a_step_change_mid_run_moves_the_paired_estimate_by_less_tha
     for (std::size_t r = 0; r < 400; ++r) {
         const double reference = machine.call(machine.reference_ms, r);
         const double student = machine.call(machine.student_ms, r);
-        criterion.add_round(std::log(reference / student), reference + student);
+        criterion.add_round(std::log(reference / student), 0, reference + student);
         // Block design: 200 reference samples (before the step), then 200 student ones (after it).
         if (r < 200) reference_block.push_back(machine.call(machine.reference_ms, r));
         if (r >= 200) student_block.push_back(machine.call(machine.student_ms, r));
@@ -133,7 +133,7 @@ BOOST_AUTO_TEST_CASE(the_interval_a_run_stops_with_covers_the_truth_95_percent_o
         do {
             double log_ratio = std::log(truth) + jitter(random);
             if (sliced(random)) log_ratio += on_reference(random) ? 0.3 : -0.3;
-            criterion.add_round(log_ratio, 1.0);
+            criterion.add_round(log_ratio, 0, 1.0);
         } while (!criterion.done(0.0));
         const forge::stats::RatioInterval interval = criterion.interval();
         covered += interval.low <= truth && truth <= interval.high ? 1 : 0;

@@ -48,12 +48,28 @@ inline constexpr double default_confidence = 0.95;
 // median with at least `confidence`; 1 when even [min, max] falls short.
 [[nodiscard]] std::size_t median_interval_rank(std::size_t n, double confidence);
 
+// One workload's rounds: each round's log(reference_ms / student_ms) and the
+// cluster it ran in. Rounds of one cluster share something that can bias them
+// alike (the bench: the copy of each side's tensors, whose placement in memory
+// moves a side's time), so they are not independent of each other.
+struct PairedRounds {
+    std::vector<double> log_ratios;
+    std::vector<std::size_t> clusters;  // one per round; empty: every round its own
+};
+
+// paired_ratio's estimate, with an interval that also holds when clusters
+// differ: the hull of the sign-test interval and Student's t interval on the
+// clusters' medians. Without real grouping (one cluster, or fewer than two
+// rounds a cluster on average) it is the sign-test interval. Throws as
+// paired_ratio does, and on clusters that do not match the rounds.
+[[nodiscard]] RatioInterval clustered_paired_ratio(const PairedRounds& rounds,
+                                                   double confidence = default_confidence);
+
 // The run's ratio: the geometric mean over workloads of each workload's
-// paired_ratio, with a percentile-bootstrap interval that resamples each
-// workload's rounds (seeded: the same rounds give the same interval). Throws
+// ratio, with a percentile-bootstrap interval that resamples each workload's
+// clusters and rounds (seeded: the same rounds give the same interval). Throws
 // std::invalid_argument on no workloads or a workload without rounds.
-[[nodiscard]] RatioInterval geomean_ratio(std::span<const std::vector<double>> log_ratios_per_workload,
-                                          std::uint64_t seed, double confidence = default_confidence,
-                                          int resamples = 2000);
+[[nodiscard]] RatioInterval geomean_ratio(std::span<const PairedRounds> workloads, std::uint64_t seed,
+                                          double confidence = default_confidence, int resamples = 2000);
 
 }  // namespace forge::stats
