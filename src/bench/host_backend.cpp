@@ -157,7 +157,7 @@ public:
             profile.launched.insert(row.name);
         }
         // Regions on other threads can add up to more than the call's wall time.
-        rows.push_back(KernelRow{unmarked_row, 1, std::max(0.0, wall_ns - marked_ns), 0.0});
+        rows.push_back(KernelRow{std::string(unmarked_region_row), 1, std::max(0.0, wall_ns - marked_ns), 0.0});
         profile.kernels = merge_by_name(std::move(rows));
         profile.kernels.profiler = ProfilerDigest{profile.kernels.total_ns(), 1};
         return profile;

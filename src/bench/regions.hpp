@@ -9,9 +9,6 @@
 
 namespace forge::bench {
 
-// The row that keeps a HOST table honest: the profiled call's time outside every region.
-inline constexpr const char* unmarked_row = "(unmarked)";
-
 // While one exists, regions entered on any thread record their exclusive time.
 // One at a time: the harness profiles one call at a time.
 class RegionRecording {

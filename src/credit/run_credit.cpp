@@ -1,17 +1,12 @@
-#include <cmath>
-
 #include "forge/credit/credit.hpp"
+#include "forge/stats/summary.hpp"
 #include "priced_entries.hpp"
 
 namespace forge {
 
-namespace {
+using stats::geometric_mean;
 
-double geometric_mean(const std::vector<double>& values) {
-    double log_sum = 0.0;
-    for (double v : values) log_sum += std::log(v);
-    return std::exp(log_sum / static_cast<double>(values.size()));
-}
+namespace {
 
 // The workloads' reference_ms / student_ms, when every workload has both.
 std::optional<double> workloads_raw_ratio(const std::vector<WorkloadReading>& workloads) {

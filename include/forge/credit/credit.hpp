@@ -36,9 +36,6 @@ inline constexpr std::string_view coverage_out_of_band = "coverage-out-of-band";
 inline constexpr std::string_view match_implausible = "match-implausible";  // a warning: the credit stays usable
 }  // namespace credit_code
 
-// On HOST, the row the harness adds for the profiled call's time outside every
-// marked region: not a region anyone named, so "every region" leaves it out.
-inline constexpr std::string_view unmarked_region_row = "(unmarked)";
 
 // What a side's table rows are, so messages speak of what the user marked:
 // CUDA kernels (CUPTI) or HOST regions (forge::bench::region).
