@@ -1,7 +1,6 @@
 #include "eval_writer.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,14 +32,18 @@ nlohmann::json rounds_json(const WorkloadRecord& w) {
                           {"reference_ms", round.reference_ms},
                           {"student_ms", round.student_ms},
                           {"t_s", round.t_s},
-                          {"calibration_ms", round.calibration_ms}});
+                          {"calibration_ms", round.calibration_ms},
+                          {"preempted", round.preempted}});
     }
     return rounds;
 }
 
 nlohmann::json stopping_json(const WorkloadRecord& w) {
+    const auto preempted = std::count_if(w.rounds.begin(), w.rounds.end(), [](const Round& r) { return r.preempted; });
     return {{"reason", to_string(w.stop)},
             {"rounds", w.rounds.size()},
+            {"preempted_rounds", preempted},
+            {"estimated_from", w.clean_rounds_only ? "rounds without a preempted call" : "all rounds"},
             {"half_width", w.ratio.relative_half_width()},
             {"measured_s", w.measured_s},
             {"wall_s", w.rounds_wall_s}};
@@ -65,6 +68,7 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
             {"order", "alternating (reference first in even rounds)"},
             {"estimator", "exp(median of per-round log(reference_ms / student_ms))"},
             {"interval", "hull of the sign-test interval and Student's t on the layouts' medians"},
+            {"preempted_rounds", "set aside once min_rounds rounds without a preempted call exist"},
             {"run_interval", "percentile bootstrap over each workload's layouts and rounds, 2000 resamples, seeded"}};
 }
 
@@ -147,11 +151,7 @@ nlohmann::json performance_json(const RunRecord& record) {
         const double stu = w.student.samples.median;
         reference_ms.push_back(ref);
         student_ms.push_back(stu);
-        stats::PairedRounds& rounds = paired.emplace_back();
-        for (const Round& round : w.rounds) {
-            rounds.log_ratios.push_back(std::log(std::max(round.reference_ms, 1e-6) / std::max(round.student_ms, 1e-6)));
-            rounds.clusters.push_back(round.layout);
-        }
+        paired.push_back(w.estimated_rounds);
         precision_reached = precision_reached && w.stop == StopReason::precision_reached;
         drifted = drifted || w.drift.flagged;
         const KernelTable& ref_table = w.reference.kernels;

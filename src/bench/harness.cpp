@@ -27,6 +27,7 @@
 #include "regions.hpp"
 #include "runtime.hpp"
 #include "stopping.hpp"
+#include "preemption.hpp"
 #include "timer.hpp"
 
 namespace forge::bench {
@@ -474,14 +475,22 @@ private:
         }
     }
 
+    struct Sample {
+        double ms = 0.0;
+        bool preempted = false;  // the timing thread was descheduled during the call
+    };
+
     // One timed call of a side on input variant v, from a flushed cache; its
     // outputs, guards and prep tensors checked right after.
-    double timed_sample(SideState& state, int v) {
+    Sample timed_sample(SideState& state, int v) {
         load(state, v);
         runtime_.flush_cache();
         touch_bookkeeping(state);
         std::unique_ptr<LaunchLog> launches = runtime_.log_launches();
-        const double ms = runtime_.time_call([&] { call(state); });
+        const long switches = involuntary_context_switches();
+        Sample sample;
+        sample.ms = runtime_.time_call([&] { call(state); });
+        sample.preempted = switches >= 0 && involuntary_context_switches() != switches;
         if (launches) {
             note_kernels(state, launches->names());
             launches.reset();
@@ -490,7 +499,7 @@ private:
             notice_unchecked_kernel_sets();
         }
         check_timed_outputs(state, v, sample_++);
-        return ms;
+        return sample;
     }
 
     // Untimed calls of both sides in turn, from flushed caches, for at least the
@@ -534,28 +543,32 @@ private:
             round.t_s = static_cast<double>(now_ns() - start) * 1e-9;
             const Side second = round.first == Side::reference ? Side::student : Side::reference;
             for (Side s : {round.first, second}) {
-                const double ms = timed_sample(side(s), round.input_variant);
-                (s == Side::reference ? round.reference_ms : round.student_ms) = ms;
+                const Sample sample = timed_sample(side(s), round.input_variant);
+                (s == Side::reference ? round.reference_ms : round.student_ms) = sample.ms;
+                round.preempted = round.preempted || sample.preempted;
             }
             round.calibration_ms = time_calibration_ms();
             result.rounds.push_back(round);
-            // A call faster than the clock resolves reads 0: one clock tick (1 ns) instead, not log(0).
-            criterion.add_round(std::log(std::max(round.reference_ms, 1e-6) / std::max(round.student_ms, 1e-6)),
-                                round.layout, round.reference_ms + round.student_ms);
+            criterion.add_round(round.log_ratio(), round.layout, round.reference_ms + round.student_ms,
+                                round.preempted);
             if (criterion.done(static_cast<double>(now_ns() - start) * 1e-9)) break;
         }
         result.ratio = criterion.interval();
+        result.estimated_rounds = criterion.estimated_rounds();
+        result.clean_rounds_only = criterion.estimated_from_clean_rounds();
         result.stop = criterion.reason().value_or(StopReason::round_cap);
         result.rounds_wall_s = static_cast<double>(now_ns() - start) * 1e-9;
         result.measured_s = criterion.measured_s();
 
+        // The ms columns come from the same rounds as the ratio.
         std::vector<double> reference_ms;
         std::vector<double> student_ms;
         std::vector<double> calibration_ms;
         for (const Round& round : result.rounds) {
+            calibration_ms.push_back(round.calibration_ms);
+            if (result.clean_rounds_only && round.preempted) continue;
             reference_ms.push_back(round.reference_ms);
             student_ms.push_back(round.student_ms);
-            calibration_ms.push_back(round.calibration_ms);
         }
         result.reference.samples = stats::summarize(reference_ms);
         result.student.samples = stats::summarize(student_ms);
@@ -566,6 +579,15 @@ private:
                     << "% after " << result.rounds.size() << " rounds, not the +/-"
                     << 100.0 * record_.stopping.precision << "% asked (stopped by the "
                     << to_string(result.stop) << "): rerun on a quieter machine, or ask for less with --precision";
+            notice(message.str());
+        }
+        const std::size_t preempted = result.rounds.size() - criterion.clean_rounds();
+        if (!result.clean_rounds_only) {
+            std::ostringstream message;
+            message << preempted << " of " << result.rounds.size()
+                    << " rounds had a call preempted by the scheduler (another process wanted this CPU), too many "
+                       "to set aside: the ratio includes time the bench was descheduled, which weighs on the longer "
+                       "call; run on an idle machine";
             notice(message.str());
         }
         if (result.drift.flagged) {

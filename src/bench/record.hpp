@@ -1,6 +1,8 @@
 // What a run measured and found, before it becomes eval.json.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +44,13 @@ struct Round {
     double student_ms = 0.0;
     double t_s = 0.0;                  // when the round started, from the workload's first round
     double calibration_ms = 0.0;       // the drift calibration timed after it
+    bool preempted = false;            // a call of the round was descheduled
+
+    // log(reference_ms / student_ms); a call faster than the clock resolves
+    // reads 0 and counts as one clock tick (1 ns), not log(0).
+    [[nodiscard]] double log_ratio() const {
+        return std::log(std::max(reference_ms, 1e-6) / std::max(student_ms, 1e-6));
+    }
 };
 
 struct WorkloadRecord {
@@ -51,6 +60,8 @@ struct WorkloadRecord {
     SideRecord student;
     std::vector<Round> rounds;
     stats::RatioInterval ratio;        // from the rounds' paired log-ratios
+    stats::PairedRounds estimated_rounds;  // the rounds `ratio` comes from
+    bool clean_rounds_only = true;     // preempted rounds set aside (false: too few clean ones)
     StopReason stop = StopReason::precision_reached;
     double rounds_wall_s = 0.0;        // the rounds' wall time, harness work included
     double measured_s = 0.0;           // both sides' timed calls, summed

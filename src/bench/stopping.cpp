@@ -25,14 +25,17 @@ std::string_view to_string(StopReason reason) noexcept {
     return "round cap";
 }
 
-void PrecisionCriterion::add_round(double log_ratio, std::size_t cluster, double measured_ms) {
-    rounds_.log_ratios.push_back(log_ratio);
-    rounds_.clusters.push_back(cluster);
+void PrecisionCriterion::add_round(double log_ratio, std::size_t cluster, double measured_ms, bool preempted) {
+    for (stats::PairedRounds* rounds : {&all_, preempted ? nullptr : &clean_}) {
+        if (rounds == nullptr) continue;
+        rounds->log_ratios.push_back(log_ratio);
+        rounds->clusters.push_back(cluster);
+    }
     measured_ms_ += measured_ms;
 }
 
 stats::RatioInterval PrecisionCriterion::interval() const {
-    return stats::clustered_paired_ratio(rounds_, parameters_.confidence);
+    return stats::clustered_paired_ratio(estimated_rounds(), parameters_.confidence);
 }
 
 bool PrecisionCriterion::done(double wall_s) {
@@ -40,8 +43,9 @@ bool PrecisionCriterion::done(double wall_s) {
     if (n < parameters_.min_rounds) return false;
     // The interval is looked at every ~5% more rounds, not after each one: fewer
     // looks keep a lucky narrow stretch from ending the run (optional stopping).
-    if (n >= next_check_ && measured_s() >= parameters_.min_measured_s) {
-        next_check_ = n + std::max<std::size_t>(n / 20, 1);
+    const std::size_t clean = clean_rounds();
+    if (estimated_from_clean_rounds() && clean >= next_check_ && measured_s() >= parameters_.min_measured_s) {
+        next_check_ = clean + std::max<std::size_t>(clean / 20, 1);
         if (interval().relative_half_width() <= parameters_.precision) {
             reason_ = StopReason::precision_reached;
             return true;

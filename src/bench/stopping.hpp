@@ -39,24 +39,35 @@ public:
     explicit PrecisionCriterion(StoppingParameters parameters) : parameters_(parameters) {}
 
     // One round: log(reference_ms / student_ms), the cluster it ran in (rounds
-    // of one cluster may be biased alike: the layout of the tensors), and the
-    // milliseconds both calls took.
-    void add_round(double log_ratio, std::size_t cluster, double measured_ms);
+    // of one cluster may be biased alike: the layout of the tensors), the
+    // milliseconds both calls took, and whether either call was preempted.
+    // The interval comes from the clean rounds once there are min_rounds of
+    // them (only clean rounds can reach the precision); from all rounds otherwise.
+    void add_round(double log_ratio, std::size_t cluster, double measured_ms, bool preempted = false);
 
     // Whether to stop, `wall_s` into the rounds; the reason is kept.
     [[nodiscard]] bool done(double wall_s);
 
     [[nodiscard]] const StoppingParameters& parameters() const noexcept { return parameters_; }
     [[nodiscard]] std::optional<StopReason> reason() const noexcept { return reason_; }
-    [[nodiscard]] std::size_t rounds() const noexcept { return rounds_.log_ratios.size(); }
+    [[nodiscard]] std::size_t rounds() const noexcept { return all_.log_ratios.size(); }
+    [[nodiscard]] std::size_t clean_rounds() const noexcept { return clean_.log_ratios.size(); }
+    // Whether the estimate uses the clean rounds only (false: too few of them, all rounds).
+    [[nodiscard]] bool estimated_from_clean_rounds() const noexcept {
+        return clean_rounds() >= parameters_.min_rounds;
+    }
     [[nodiscard]] double measured_s() const noexcept { return measured_ms_ * 1e-3; }
-    [[nodiscard]] const stats::PairedRounds& paired_rounds() const noexcept { return rounds_; }
+    // The rounds the estimate and its interval come from.
+    [[nodiscard]] const stats::PairedRounds& estimated_rounds() const noexcept {
+        return estimated_from_clean_rounds() ? clean_ : all_;
+    }
     // The interval over the rounds so far (at least one round), clusters accounted for.
     [[nodiscard]] stats::RatioInterval interval() const;
 
 private:
     StoppingParameters parameters_;
-    stats::PairedRounds rounds_;
+    stats::PairedRounds all_;
+    stats::PairedRounds clean_;
     double measured_ms_ = 0.0;
     std::size_t next_check_ = 0;
     std::optional<StopReason> reason_;

@@ -141,3 +141,41 @@ BOOST_AUTO_TEST_CASE(the_interval_a_run_stops_with_covers_the_truth_95_percent_o
     BOOST_TEST(covered >= 930);
     BOOST_TEST(covered <= 970);
 }
+
+// A busy machine preempts the 10 ms reference in most rounds and the 1 ms student
+// rarely, inflating the reference by a time slice: clean rounds alone read the
+// true ratio (10); with every round, the estimate is off by a third.
+BOOST_AUTO_TEST_CASE(rounds_with_a_preempted_call_are_set_aside_once_enough_are_clean) {
+    std::mt19937_64 random(8);
+    std::bernoulli_distribution reference_preempted(0.6);
+    std::bernoulli_distribution student_preempted(0.06);
+    std::normal_distribution<double> noise(1.0, 0.002);
+    fb::PrecisionCriterion criterion(parameters());
+    std::vector<double> every_round;
+    do {
+        const bool ref_hit = reference_preempted(random);
+        const bool stu_hit = student_preempted(random);
+        const double reference = 10.0 * noise(random) + (ref_hit ? 4.0 : 0.0);
+        const double student = 1.0 * noise(random) + (stu_hit ? 4.0 : 0.0);
+        every_round.push_back(std::log(reference / student));
+        criterion.add_round(std::log(reference / student), 0, reference + student, ref_hit || stu_hit);
+    } while (!criterion.done(0.0));
+    BOOST_TEST(criterion.estimated_from_clean_rounds());
+    BOOST_TEST(criterion.clean_rounds() < criterion.rounds());
+    BOOST_TEST(criterion.interval().ratio == 10.0, tt::tolerance(0.01));
+    BOOST_TEST(std::exp(forge::stats::median(every_round)) > 12.0);
+}
+
+BOOST_AUTO_TEST_CASE(too_few_clean_rounds_fall_back_to_all_of_them_and_never_claim_precision) {
+    fb::StoppingParameters p = parameters();
+    p.max_wall_s = 1.0;
+    fb::PrecisionCriterion criterion(p);
+    double wall_s = 0.0;
+    do {
+        criterion.add_round(0.0, 0, 1.0, true);  // every round preempted, all alike
+        wall_s += 0.01;
+    } while (!criterion.done(wall_s));
+    BOOST_TEST(!criterion.estimated_from_clean_rounds());
+    BOOST_TEST((criterion.reason() == fb::StopReason::wall_cap));
+    BOOST_TEST(criterion.interval().ratio == 1.0);
+}
