@@ -66,6 +66,11 @@ Bench& Bench::tolerance(std::string output, Tolerance tolerance) {
     return *this;
 }
 
+Bench& Bench::accumulates(std::string output, OutputStart start) {
+    accumulating_[std::move(output)] = std::move(start);
+    return *this;
+}
+
 Bench& Bench::precision(double fraction) {
     precision_ = fraction;
     return *this;

@@ -107,6 +107,7 @@ nlohmann::json correctness_json(const RunRecord& record) {
                                     {"rtol", check.tolerance.rtol},
                                     {"mismatches", check.comparison.mismatches},
                                     {"dtype", to_string(check.spec.dtype)},
+                                    {"start", check.start},
                                     {"passed", check.comparison.passed()}};
     }
     return {{"passed", record.passed()}, {"outputs", std::move(outputs)}, {"problems", record.problems}};

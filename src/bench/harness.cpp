@@ -115,6 +115,7 @@ public:
         WorkloadRecord result;
         result.workload = &workload_;
         declare_outputs();
+        make_output_starts();
         for (int v = 0; v < input_variants; ++v) make_variant(v, result);
         check_prep_declarations();
         bind_layouts();
@@ -159,6 +160,21 @@ private:
                          "].outputs but the bench's outputs() gives no shape for it; add it there");
                 }
             }
+        }
+    }
+
+    // Each accumulating output's starting value, on the backend, made once.
+    void make_output_starts() {
+        for (const auto& [name, start] : bench_.accumulating_outputs()) {
+            const auto spec = output_specs_.find(name);
+            if (spec == output_specs_.end()) {
+                fail("Bench::accumulates names '" + name + "', which the bench's outputs() does not declare: "
+                     "name one of its outputs");
+            }
+            Tensors host;
+            Tensor& value = host.add(name, spec->second.shape, spec->second.dtype);
+            if (start) start(workload_, value);
+            runtime_.copy(value, output_starts_.add(runtime_.allocate(value.spec())));
         }
     }
 
@@ -288,9 +304,13 @@ private:
         return *copy;
     }
 
+    // A call's inputs, and its accumulating outputs at their start: outside the window.
     void load(SideState& state, int v) {
         const Tensors& pool = pools_[static_cast<std::size_t>(v)];
         for (Tensor& input : state.inputs()) runtime_.copy(pool.at(input.name()), input);
+        for (Tensor& output : state.outputs()) {
+            if (const Tensor* start = output_starts_.find(output.name())) runtime_.copy(*start, output);
+        }
     }
 
     void call(SideState& state) { bench_.call(state.side)(state.io); }
@@ -342,7 +362,9 @@ private:
     void correctness(int v) {
         for (SideState& state : sides_) {
             load(state, v);
-            for (Tensor& output : state.outputs()) runtime_.fill_bytes(output, poison_byte);
+            for (Tensor& output : state.outputs()) {
+                if (!output_starts_.contains(output.name())) runtime_.fill_bytes(output, poison_byte);
+            }
             call(state);
             runtime_.synchronize();
             check_guards(state);
@@ -378,7 +400,11 @@ private:
             if (check.spec.name == name) return check;
         }
         const TensorSpec& spec = output_specs_.at(name);
-        return record_.outputs.emplace_back(OutputCheck{spec, bench_.tolerance_for(spec), {}});
+        const auto accumulating = bench_.accumulating_outputs().find(name);
+        const std::string start = accumulating == bench_.accumulating_outputs().end() ? "poisoned"
+                                  : accumulating->second                           ? "accumulates from the bench's start"
+                                                                                    : "accumulates from zero";
+        return record_.outputs.emplace_back(OutputCheck{spec, bench_.tolerance_for(spec), {}, start});
     }
 
     // A timed call's outputs against the side's own untimed call on the same inputs.
@@ -394,16 +420,19 @@ private:
     // outputs it is checked on are already complete. On CUDA the window ends
     // device-wide, so outputs are complete here; work that outlived the window is
     // caught in the profiled call (check_late_work).
-    void check_timed_outputs(SideState& state, int v, std::size_t sample) {
-        check_outputs_match(state, v, sample);
+    // `calls` > 1: the calls ran back to back on one load, so accumulating
+    // outputs hold that many contributions and are not compared.
+    void check_timed_outputs(SideState& state, int v, std::size_t sample, int calls = 1) {
+        check_outputs_match(state, v, sample, calls);
         check_guards(state);
         check_mutation(state, v);
     }
 
-    void check_outputs_match(SideState& state, int v, std::size_t sample) {
+    void check_outputs_match(SideState& state, int v, std::size_t sample, int calls) {
         if (state.cached_outputs_reported) return;
         const Tensors& expected = state.expected[static_cast<std::size_t>(v)];
         for (const Tensor& output : state.outputs()) {
+            if (calls > 1 && output_starts_.contains(output.name())) continue;
             const Tensor& want = expected.at(output.name());
             const Comparison comparison =
                 compare(to_host(output, state.host_outputs), want, bench_.tolerance_for(want.spec()));
@@ -613,7 +642,7 @@ private:
             pipelined.push_back(runtime_.time_calls(timed, result.pipelined_calls) / result.pipelined_calls);
         }
         result.pipelined_ms = stats::median(pipelined);
-        check_timed_outputs(state, 0, sample_++);
+        check_timed_outputs(state, 0, sample_++, result.pipelined_calls);
     }
 
     // Several profiled calls per side, interleaved like the rounds, outside every
@@ -672,6 +701,7 @@ private:
     std::array<SideState, 2> sides_;
     std::map<std::string, TensorSpec> output_specs_;
     std::array<Tensors, input_variants> pools_;  // every input and prep tensor, per variant, on the backend
+    Tensors output_starts_;                      // accumulating outputs' starting values, on the backend
     std::array<std::map<std::string, std::uint64_t>, input_variants> prep_checksums_;
     std::vector<std::string> made_names_;
     std::vector<std::string> prep_names_;

@@ -72,6 +72,7 @@ struct OutputCheck {
     TensorSpec spec;
     Tolerance tolerance;
     Comparison comparison;             // student held to the reference, over every workload and input variant
+    std::string start;                 // what it holds before a call: "poisoned" (NaN) or how it accumulates
 };
 
 struct RunRecord {

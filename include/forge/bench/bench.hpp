@@ -140,6 +140,9 @@ using MakeInputs = std::function<void(const Workload&, Rng&, Tensors&)>;
 using DeclareOutputs = std::function<std::vector<TensorSpec>(const Workload&)>;
 using Call = std::function<void(Io&)>;
 using Prep = std::function<void(PrepIo&)>;
+// Fills an accumulating output's starting value for a workload: a host tensor,
+// zero-filled on entry, of the output's shape and dtype.
+using OutputStart = std::function<void(const Workload&, Tensor&)>;
 
 // A bench's definition: built by the card's make_bench(), run by the harness.
 class Bench {
@@ -159,6 +162,13 @@ public:
     Bench& prep(Prep step);
     Bench& tolerance(DType dtype, Tolerance tolerance);
     Bench& tolerance(std::string output, Tolerance tolerance);  // wins over the dtype's
+    // The output `name` is added into by the calls (dinp += ...), not overwritten.
+    // Before every call of either side, outside the timed window, it is set to
+    // its starting value: zero, or what `start` fills in. Other outputs are
+    // poisoned with NaN before each untimed correctness call instead, so an
+    // output a call never writes cannot pass; an accumulating output gives up
+    // that check (its start is a real value), the comparison and guards stay.
+    Bench& accumulates(std::string output, OutputStart start = {});
     // The ratio's precision: rounds continue until each workload's 95% interval
     // is within +/- this fraction of its ratio (default 0.01), or the time cap.
     // The bench's --precision wins over it.
@@ -174,6 +184,10 @@ public:
     [[nodiscard]] const Prep& prep_step() const noexcept { return prep_; }
     [[nodiscard]] Tolerance tolerance_for(const TensorSpec& output) const;
     [[nodiscard]] std::optional<double> precision() const noexcept { return precision_; }
+    // The accumulating outputs and how each starts (an empty function: zero).
+    [[nodiscard]] const std::map<std::string, OutputStart, std::less<>>& accumulating_outputs() const noexcept {
+        return accumulating_;
+    }
 
     // Why this definition cannot run (too few workloads, a missing call, ...); empty when it can.
     [[nodiscard]] std::vector<std::string> problems() const;
@@ -189,6 +203,7 @@ private:
     std::map<DType, Tolerance> dtype_tolerances_;
     std::map<std::string, Tolerance, std::less<>> output_tolerances_;
     std::optional<double> precision_;
+    std::map<std::string, OutputStart, std::less<>> accumulating_;
 };
 
 // How the bench was built, for eval.json's "build". forge_add_operator() compiles
