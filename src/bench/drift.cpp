@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 
 #include "forge/stats/summary.hpp"
 #include "timer.hpp"
@@ -38,6 +39,18 @@ double time_calibration_ms() {
     const std::int64_t stop = now_ns();
     compiler_barrier();
     [[maybe_unused]] volatile std::uint64_t sink = x;
+    return static_cast<double>(stop - start) * 1e-6;
+}
+
+MemoryCalibration::MemoryCalibration() : buffer_((std::size_t{8} << 20) / sizeof(std::uint64_t), 1) {}
+
+double MemoryCalibration::time_ms() const {
+    compiler_barrier();
+    const std::int64_t start = now_ns();
+    const std::uint64_t sum = std::accumulate(buffer_.begin(), buffer_.end(), std::uint64_t{0});
+    compiler_barrier();
+    const std::int64_t stop = now_ns();
+    [[maybe_unused]] volatile std::uint64_t sink = sum;
     return static_cast<double>(stop - start) * 1e-6;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -25,5 +26,17 @@ struct Drift {
 // One calibration: milliseconds of a fixed, dependent chain of arithmetic
 // (about 20 us on a current core), by the HOST clock.
 [[nodiscard]] double time_calibration_ms();
+
+// The memory side of the machine's state: a sequential read of 8 MiB of its
+// own (evicted by the flushes between rounds, so read from memory), whose time
+// follows the memory bandwidth the neighbours leave this core.
+class MemoryCalibration {
+public:
+    MemoryCalibration();
+    [[nodiscard]] double time_ms() const;
+
+private:
+    std::vector<std::uint64_t> buffer_;
+};
 
 }  // namespace forge::bench

@@ -33,7 +33,9 @@ nlohmann::json rounds_json(const WorkloadRecord& w) {
                           {"student_ms", round.student_ms},
                           {"t_s", round.t_s},
                           {"calibration_ms", round.calibration_ms},
-                          {"preempted", round.preempted}});
+                          {"memory_calibration_ms", round.memory_calibration_ms},
+                          {"preempted", round.preempted},
+                          {"used", round.used}});
     }
     return rounds;
 }
@@ -43,7 +45,8 @@ nlohmann::json stopping_json(const WorkloadRecord& w) {
     return {{"reason", to_string(w.stop)},
             {"rounds", w.rounds.size()},
             {"preempted_rounds", preempted},
-            {"estimated_from", w.clean_rounds_only ? "rounds without a preempted call" : "all rounds"},
+            {"estimated_from", to_string(w.selection)},
+            {"rounds_used", w.estimated_rounds.log_ratios.size()},
             {"half_width", w.ratio.relative_half_width()},
             {"measured_s", w.measured_s},
             {"wall_s", w.rounds_wall_s}};
@@ -68,7 +71,9 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
             {"order", "alternating (reference first in even rounds)"},
             {"estimator", "exp(median of per-round log(reference_ms / student_ms))"},
             {"interval", "hull of the sign-test interval and Student's t on the layouts' medians"},
-            {"preempted_rounds", "set aside once min_rounds rounds without a preempted call exist"},
+            {"round_selection",
+             "quiet rounds (no preempted call, memory calibration within 20% of its lower quartile) when "
+             "min_rounds exist; else rounds without a preempted call; else all"},
             {"run_interval", "percentile bootstrap over each workload's layouts and rounds, 2000 resamples, seeded"}};
 }
 

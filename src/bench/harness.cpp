@@ -559,7 +559,9 @@ private:
     // layout sees both orders.
     void measure_rounds(WorkloadRecord& result) {
         PrecisionCriterion criterion(record_.stopping);
+        const MemoryCalibration memory_calibration;
         warm_up(record_.stopping);
+        double memory_before = memory_calibration.time_ms();
         const std::int64_t start = now_ns();
         for (std::size_t r = 0;; ++r) {
             Round round;
@@ -577,14 +579,20 @@ private:
                 round.preempted = round.preempted || sample.preempted;
             }
             round.calibration_ms = time_calibration_ms();
+            round.memory_calibration_ms = memory_calibration.time_ms();
             result.rounds.push_back(round);
+            // The machine around the round: the slower of the readings before and after it.
+            const double machine_ms = std::max(round.memory_calibration_ms, memory_before);
+            memory_before = round.memory_calibration_ms;
             criterion.add_round(round.log_ratio(), round.layout, round.reference_ms + round.student_ms,
-                                round.preempted);
+                                round.preempted, machine_ms);
             if (criterion.done(static_cast<double>(now_ns() - start) * 1e-9)) break;
         }
         result.ratio = criterion.interval();
         result.estimated_rounds = criterion.estimated_rounds();
-        result.clean_rounds_only = criterion.estimated_from_clean_rounds();
+        result.selection = criterion.selection();
+        const std::vector<bool> used = criterion.selected();
+        for (std::size_t r = 0; r < result.rounds.size(); ++r) result.rounds[r].used = used[r];
         result.stop = criterion.reason().value_or(StopReason::round_cap);
         result.rounds_wall_s = static_cast<double>(now_ns() - start) * 1e-9;
         result.measured_s = criterion.measured_s();
@@ -595,7 +603,7 @@ private:
         std::vector<double> calibration_ms;
         for (const Round& round : result.rounds) {
             calibration_ms.push_back(round.calibration_ms);
-            if (result.clean_rounds_only && round.preempted) continue;
+            if (!round.used) continue;
             reference_ms.push_back(round.reference_ms);
             student_ms.push_back(round.student_ms);
         }
@@ -610,8 +618,9 @@ private:
                     << to_string(result.stop) << "): rerun on a quieter machine, or ask for less with --precision";
             notice(message.str());
         }
-        const std::size_t preempted = result.rounds.size() - criterion.clean_rounds();
-        if (!result.clean_rounds_only) {
+        const auto preempted =
+            std::count_if(result.rounds.begin(), result.rounds.end(), [](const Round& r) { return r.preempted; });
+        if (result.selection == RoundSelection::all && preempted > 0) {
             std::ostringstream message;
             message << preempted << " of " << result.rounds.size()
                     << " rounds had a call preempted by the scheduler (another process wanted this CPU), too many "

@@ -44,6 +44,8 @@ struct Round {
     double student_ms = 0.0;
     double t_s = 0.0;                  // when the round started, from the workload's first round
     double calibration_ms = 0.0;       // the drift calibration timed after it
+    double memory_calibration_ms = 0.0;  // the memory calibration timed after it
+    bool used = true;                  // among the rounds the ratio comes from
     bool preempted = false;            // a call of the round was descheduled
 
     // log(reference_ms / student_ms); a call faster than the clock resolves
@@ -61,7 +63,7 @@ struct WorkloadRecord {
     std::vector<Round> rounds;
     stats::RatioInterval ratio;        // from the rounds' paired log-ratios
     stats::PairedRounds estimated_rounds;  // the rounds `ratio` comes from
-    bool clean_rounds_only = true;     // preempted rounds set aside (false: too few clean ones)
+    RoundSelection selection = RoundSelection::quiet;
     StopReason stop = StopReason::precision_reached;
     double rounds_wall_s = 0.0;        // the rounds' wall time, harness work included
     double measured_s = 0.0;           // both sides' timed calls, summed

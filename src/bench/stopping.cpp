@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "forge/stats/summary.hpp"
+
 namespace forge::bench {
 
 StoppingParameters StoppingParameters::standard() { return StoppingParameters{}; }
@@ -25,13 +27,66 @@ std::string_view to_string(StopReason reason) noexcept {
     return "round cap";
 }
 
-void PrecisionCriterion::add_round(double log_ratio, std::size_t cluster, double measured_ms, bool preempted) {
-    for (stats::PairedRounds* rounds : {&all_, preempted ? nullptr : &clean_}) {
-        if (rounds == nullptr) continue;
-        rounds->log_ratios.push_back(log_ratio);
-        rounds->clusters.push_back(cluster);
+std::string_view to_string(RoundSelection selection) noexcept {
+    switch (selection) {
+        case RoundSelection::quiet: return "quiet rounds";
+        case RoundSelection::unpreempted: return "rounds without a preempted call";
+        case RoundSelection::all: break;
     }
+    return "all rounds";
+}
+
+void PrecisionCriterion::add_round(double log_ratio, std::size_t cluster, double measured_ms, bool preempted,
+                                   double machine_ms) {
+    log_ratios_.push_back(log_ratio);
+    clusters_.push_back(cluster);
+    preempted_.push_back(preempted);
+    machine_ms_.push_back(machine_ms);
     measured_ms_ += measured_ms;
+}
+
+namespace {
+
+// A round is quiet when no call was preempted and the machine reading is
+// within 20% of its lower quartile over the rounds so far.
+constexpr double quiet_margin = 1.2;
+
+}  // namespace
+
+PrecisionCriterion::Choice PrecisionCriterion::choose() const {
+    const std::size_t n = rounds();
+    Choice quiet{RoundSelection::quiet, std::vector<bool>(n, false)};
+    Choice unpreempted{RoundSelection::unpreempted, std::vector<bool>(n, false)};
+    if (n == 0) return Choice{RoundSelection::all, {}};
+    std::vector<double> sorted = machine_ms_;
+    std::sort(sorted.begin(), sorted.end());
+    const double threshold = quiet_margin * stats::quantile_sorted(sorted, 0.25);
+    std::size_t quiet_count = 0;
+    std::size_t unpreempted_count = 0;
+    for (std::size_t r = 0; r < n; ++r) {
+        unpreempted.rounds[r] = !preempted_[r];
+        quiet.rounds[r] = !preempted_[r] && machine_ms_[r] <= threshold;
+        unpreempted_count += unpreempted.rounds[r] ? 1 : 0;
+        quiet_count += quiet.rounds[r] ? 1 : 0;
+    }
+    if (quiet_count >= parameters_.min_rounds) return quiet;
+    if (unpreempted_count >= parameters_.min_rounds) return unpreempted;
+    return Choice{RoundSelection::all, std::vector<bool>(n, true)};
+}
+
+std::vector<bool> PrecisionCriterion::selected() const { return choose().rounds; }
+
+RoundSelection PrecisionCriterion::selection() const { return choose().selection; }
+
+stats::PairedRounds PrecisionCriterion::estimated_rounds() const {
+    const std::vector<bool> chosen = selected();
+    stats::PairedRounds out;
+    for (std::size_t r = 0; r < rounds(); ++r) {
+        if (!chosen[r]) continue;
+        out.log_ratios.push_back(log_ratios_[r]);
+        out.clusters.push_back(clusters_[r]);
+    }
+    return out;
 }
 
 stats::RatioInterval PrecisionCriterion::interval() const {
@@ -43,9 +98,8 @@ bool PrecisionCriterion::done(double wall_s) {
     if (n < parameters_.min_rounds) return false;
     // The interval is looked at every ~5% more rounds, not after each one: fewer
     // looks keep a lucky narrow stretch from ending the run (optional stopping).
-    const std::size_t clean = clean_rounds();
-    if (estimated_from_clean_rounds() && clean >= next_check_ && measured_s() >= parameters_.min_measured_s) {
-        next_check_ = clean + std::max<std::size_t>(clean / 20, 1);
+    if (n >= next_check_ && selection() != RoundSelection::all && measured_s() >= parameters_.min_measured_s) {
+        next_check_ = n + std::max<std::size_t>(n / 20, 1);
         if (interval().relative_half_width() <= parameters_.precision) {
             reason_ = StopReason::precision_reached;
             return true;

@@ -31,6 +31,11 @@ enum class StopReason { precision_reached, wall_cap, round_cap };
 
 [[nodiscard]] std::string_view to_string(StopReason reason) noexcept;
 
+// Which rounds a workload's ratio comes from (PrecisionCriterion::selection).
+enum class RoundSelection { quiet, unpreempted, all };
+
+[[nodiscard]] std::string_view to_string(RoundSelection selection) noexcept;
+
 class PrecisionCriterion {
 public:
     // The name eval.json records beside the parameters.
@@ -40,34 +45,42 @@ public:
 
     // One round: log(reference_ms / student_ms), the cluster it ran in (rounds
     // of one cluster may be biased alike: the layout of the tensors), the
-    // milliseconds both calls took, and whether either call was preempted.
-    // The interval comes from the clean rounds once there are min_rounds of
-    // them (only clean rounds can reach the precision); from all rounds otherwise.
-    void add_round(double log_ratio, std::size_t cluster, double measured_ms, bool preempted = false);
+    // milliseconds both calls took, whether either call was preempted, and a
+    // reading of how busy the machine was around it (the memory calibration).
+    void add_round(double log_ratio, std::size_t cluster, double measured_ms, bool preempted = false,
+                   double machine_ms = 0.0);
 
     // Whether to stop, `wall_s` into the rounds; the reason is kept.
     [[nodiscard]] bool done(double wall_s);
 
     [[nodiscard]] const StoppingParameters& parameters() const noexcept { return parameters_; }
     [[nodiscard]] std::optional<StopReason> reason() const noexcept { return reason_; }
-    [[nodiscard]] std::size_t rounds() const noexcept { return all_.log_ratios.size(); }
-    [[nodiscard]] std::size_t clean_rounds() const noexcept { return clean_.log_ratios.size(); }
-    // Whether the estimate uses the clean rounds only (false: too few of them, all rounds).
-    [[nodiscard]] bool estimated_from_clean_rounds() const noexcept {
-        return clean_rounds() >= parameters_.min_rounds;
-    }
+    [[nodiscard]] std::size_t rounds() const noexcept { return log_ratios_.size(); }
     [[nodiscard]] double measured_s() const noexcept { return measured_ms_ * 1e-3; }
-    // The rounds the estimate and its interval come from.
-    [[nodiscard]] const stats::PairedRounds& estimated_rounds() const noexcept {
-        return estimated_from_clean_rounds() ? clean_ : all_;
-    }
-    // The interval over the rounds so far (at least one round), clusters accounted for.
+
+    // Which rounds the estimate comes from: the quiet ones (no preempted call,
+    // and the machine reading within 20% of its lower quartile: a neighbour
+    // slows a memory-bound side more than a compute-bound one, so busy rounds
+    // move the ratio) when there are min_rounds of them; else those without a
+    // preempted call; else all. Only quiet or unpreempted rounds can reach the precision.
+    [[nodiscard]] RoundSelection selection() const;
+    [[nodiscard]] std::vector<bool> selected() const;  // per round, in order
+    [[nodiscard]] stats::PairedRounds estimated_rounds() const;
+    // The interval over the selected rounds (at least one round), clusters accounted for.
     [[nodiscard]] stats::RatioInterval interval() const;
 
 private:
+    struct Choice {
+        RoundSelection selection;
+        std::vector<bool> rounds;
+    };
+    [[nodiscard]] Choice choose() const;
+
     StoppingParameters parameters_;
-    stats::PairedRounds all_;
-    stats::PairedRounds clean_;
+    std::vector<double> log_ratios_;
+    std::vector<std::size_t> clusters_;
+    std::vector<bool> preempted_;
+    std::vector<double> machine_ms_;
     double measured_ms_ = 0.0;
     std::size_t next_check_ = 0;
     std::optional<StopReason> reason_;
