@@ -496,6 +496,20 @@ private:
         problem(message.str());
     }
 
+    // Work the profiled call started before its window began was not timed
+    // (CUDA: a kernel on a non-blocking stream, overlapping the input load and the flush).
+    void check_early_work(const SideState& state, const std::vector<EarlyWork>& early) {
+        if (early.empty()) return;
+        std::ostringstream message;
+        message << "the " << side_name(state.side) << "'s call started work before its window began: '"
+                << early.front().name << "' began " << format_ms(early.front().ns_before_window_start * 1e-6)
+                << " before the window's start";
+        if (early.size() > 1) message << " (and " << early.size() - 1 << " more)";
+        message << ", on a stream that does not wait for the bench's stream, so part of it ran untimed: launch on "
+                   "io.stream(), or make that stream wait for io.stream() (cudaEventRecord, then cudaStreamWaitEvent)";
+        problem(message.str());
+    }
+
     // Whether timed samples' kernels can be compared with the profiled call's, said once per run.
     void notice_unchecked_kernel_sets() {
         const std::string text = "the kernel sets of timed samples were not checked: " + runtime_.why_no_launch_log();
@@ -670,6 +684,7 @@ private:
                                                         "forge/" + side_name(state.side) + "/" + workload_.name);
                 check_timed_outputs(state, 0, sample_++);
                 check_late_work(state, profile.late);
+                check_early_work(state, profile.early);
                 const std::size_t index = state.side == Side::reference ? 0 : 1;
                 if (c == 0) {
                     launched[index] = profile.launched;
@@ -735,6 +750,12 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
     std::unique_ptr<Runtime> runtime;
     try {
         runtime = make_runtime(bench.backend(), options);
+    } catch (const BackendBroken& e) {
+        // A device that is there but unusable (a driver too old, a failed context):
+        // a failure naming the error, never a skip that CTest counts as a pass.
+        result.exit_code = exit_code::problems;
+        result.problems.push_back(e.what());
+        return result;
     } catch (const BackendUnavailable& e) {
         // Written, not left absent: forge report lists the operator as measuring
         // nothing, and why, instead of dropping it.

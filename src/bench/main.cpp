@@ -147,7 +147,8 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
         }
         if (bench.backend() == Backend::cuda) options.cuda_device = ctest_gpu_device();
         const RunResult result = run(bench, *check.contract, options);
-        if (result.exit_code == exit_code::usage) {
+        if (result.exit_code == exit_code::usage || (result.exit_code != exit_code::skipped && result.eval.is_null())) {
+            // Nothing ran (a refused definition, a device the driver cannot serve): no eval.json.
             for (const std::string& problem : result.problems) std::cerr << "error: " << problem << "\n";
         } else if (result.exit_code == exit_code::skipped) {
             // Not an error: CTest shows the skip, and eval.json keeps the reason for forge report.
