@@ -106,6 +106,10 @@ public:
             report.problems = messages(*correctness, top / "correctness", "problems");
         }
         report.notices = messages(root, top, "notices");
+        if (const json* build = object_member(root, top, "build", "an object {\"optimized\": true|false, ...}")) {
+            report.build_optimized = flag(*build, top / "build", "optimized");
+            if (const json* type = member(*build, "build_type")) report.build_type = python_str(*type);
+        }
         json* performance = root.contains("performance") ? &root["performance"] : nullptr;
         if (!performance || performance->is_null()) return report;
         const KeyPath perf = top / "performance";

@@ -77,6 +77,11 @@ void hold_to_contract(OperatorSummary& row, const EvalReport& eval) {
 // What the bench caught or flagged, so a ratio is never read without it.
 void note_bench_findings(OperatorSummary& row, const EvalReport& eval) {
     if (eval.failed()) row.notes.push_back("bench: " + eval.failure());
+    if (eval.build_optimized == false) {
+        row.notes.push_back("unoptimised: the bench was built without optimisation (build type '" +
+                            eval.build_type.value_or("") + "'), so its ratio says little about the kernels; "
+                            "configure with -DCMAKE_BUILD_TYPE=Release");
+    }
     if (eval.precision_reached == false) {
         row.notes.emplace_back("precision not reached: the bench's time cap came before the ratio's interval was as "
                                "narrow as its target; read the interval, not the point (rerun on a quieter machine)");

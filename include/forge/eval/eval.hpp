@@ -95,6 +95,9 @@ struct EvalReport {
     // "performance.precision_reached": false when the time cap came before the
     // interval reached the bench's precision target.
     std::optional<bool> precision_reached;
+    // "build.optimized" and "build.build_type": how the bench was built (older files: absent).
+    std::optional<bool> build_optimized;
+    std::optional<std::string> build_type;
     bool measured = false;                     // a "performance" object is present
     std::vector<WorkloadReading> workloads;    // "performance.workloads"
 
