@@ -19,8 +19,17 @@ void append(std::vector<Finding>& to, std::vector<Finding>&& from) {
     std::move(from.begin(), from.end(), std::back_inserter(to));
 }
 
-// Errors first (the refusal, or the rules' findings), then the warnings: unknown
-// keys, then what the contract cannot yet price.
+// Findings in the order a reader meets their places in the file; those without
+// a place (about the file as a whole) first.
+void in_file_order(std::vector<Finding>::iterator first, std::vector<Finding>::iterator last) {
+    std::stable_sort(first, last, [](const Finding& a, const Finding& b) {
+        if (!a.location || !b.location) return !a.location && b.location;
+        return std::pair{a.location->line, a.location->column} < std::pair{b.location->line, b.location->column};
+    });
+}
+
+// Errors first (the refusal, or the rules' findings) in file order, then the
+// warnings: unknown keys, then what the contract cannot yet price.
 ContractCheck checked(ParsedContract parsed, std::string path) {
     ContractCheck out;
     out.path = std::move(path);
@@ -36,6 +45,9 @@ ContractCheck checked(ParsedContract parsed, std::string path) {
     } else {
         append(out.findings, std::move(parse_warnings));
     }
+    const auto warnings = std::stable_partition(out.findings.begin(), out.findings.end(),
+                                                [](const Finding& f) { return f.is_error(); });
+    in_file_order(out.findings.begin(), warnings);
     return out;
 }
 

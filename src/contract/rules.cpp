@@ -222,7 +222,7 @@ std::vector<Finding> window_findings(const WindowContract& contract) {
                        std::string(list.label) + " is empty; list every tensor the " +
                            (reference ? "reference" : "student") + "'s timed call " +
                            (list.key.ends_with("inputs") ? "receives" : "produces") + ", by " +
-                           (reference ? "the reference API's own names" : "its frozen signature's names"),
+                           (reference ? "the reference API's own names" : "the names of the student function's parameters"),
                        contract.location_of(list.key)});
     }
     if (!out.empty()) return out;

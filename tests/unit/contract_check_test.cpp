@@ -90,3 +90,14 @@ BOOST_AUTO_TEST_CASE(an_unknown_key_never_changes_the_verdict) {
     BOOST_TEST((codes(with) == std::vector<std::string>{"unknown-key", "unknown-key"}));
     BOOST_TEST(with.refused() == without.refused());
 }
+
+// The placeholder's four empty lists, in the order the file declares them
+// (the rules find them reference inputs, student inputs, reference outputs, ...).
+BOOST_AUTO_TEST_CASE(errors_come_in_file_order) {
+    const ContractCheck check = forge::check_contract_text(
+        "schema_version = 1\n[reference]\ninputs = []\noutputs = []\n[student]\ninputs = []\noutputs = []\n",
+        "window.toml");
+    std::vector<std::size_t> lines;
+    for (const forge::Finding& finding : check.findings) lines.push_back(finding.location ? finding.location->line : 0);
+    BOOST_TEST((lines == std::vector<std::size_t>{3, 4, 6, 7}));
+}
