@@ -404,7 +404,11 @@ private:
         const std::string start = accumulating == bench_.accumulating_outputs().end() ? "poisoned"
                                   : accumulating->second                           ? "accumulates from the bench's start"
                                                                                     : "accumulates from zero";
-        return record_.outputs.emplace_back(OutputCheck{spec, bench_.tolerance_for(spec), {}, start});
+        OutputCheck check;
+        check.spec = spec;
+        check.tolerance = bench_.tolerance_for(spec);
+        check.start = start;
+        return record_.outputs.emplace_back(std::move(check));
     }
 
     // A timed call's outputs against the side's own untimed call on the same inputs.

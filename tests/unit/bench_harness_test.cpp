@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -449,4 +450,16 @@ BOOST_AUTO_TEST_CASE(accumulating_an_undeclared_output_is_refused_by_name) {
     const fb::RunResult result = quick_run(bench, add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_problem_has(result, {"Bench::accumulates", "'dx'"}));
+}
+
+BOOST_AUTO_TEST_CASE(the_side_a_call_runs_as_is_reachable_from_the_bench_namespace) {
+    static_assert(std::is_same_v<fb::Side, forge::Side>);
+    fb::Bench bench = add_bench();
+    bool student_seen = false;
+    bench.student([&student_seen](fb::Io& io) {
+        student_seen = student_seen || io.side() == fb::Side::student;
+        add(io);
+    });
+    BOOST_TEST(quick_run(bench, add_contract()).exit_code == forge::exit_code::ok);
+    BOOST_TEST(student_seen);
 }

@@ -52,6 +52,8 @@ struct CUstream_st;
 namespace forge::bench {
 
 using Stream = CUstream_st*;  // == cudaStream_t
+// The side a call runs as (Io::side()): fb::Side::reference or fb::Side::student.
+using forge::Side;
 
 enum class Backend { host, cuda };
 
