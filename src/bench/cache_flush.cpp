@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <new>
 
+#include "sysfs.hpp"
 #include "timer.hpp"
 
 namespace forge::bench {
@@ -19,13 +19,6 @@ namespace {
 
 constexpr std::size_t fallback_bytes = std::size_t{32} << 20;
 constexpr std::size_t huge_page = std::size_t{2} << 20;
-
-std::string read_line(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    std::string line;
-    std::getline(in, line);
-    return line;
-}
 
 // "32768K", "8M", "512" -> bytes; 0 when unreadable.
 std::size_t parse_size(const std::string& text) {
@@ -44,9 +37,9 @@ std::size_t last_level_of(const std::filesystem::path& cache_dir) {
     std::size_t best_bytes = 0;
     for (const auto& entry : std::filesystem::directory_iterator(cache_dir, ec)) {
         if (!entry.path().filename().string().starts_with("index")) continue;
-        if (read_line(entry.path() / "type") == "Instruction") continue;
-        const int level = std::atoi(read_line(entry.path() / "level").c_str());
-        const std::size_t bytes = parse_size(read_line(entry.path() / "size"));
+        if (first_line_of(entry.path() / "type") == "Instruction") continue;
+        const int level = std::atoi(first_line_of(entry.path() / "level").c_str());
+        const std::size_t bytes = parse_size(first_line_of(entry.path() / "size"));
         if (bytes > 0 && level >= best_level) {
             best_level = level;
             best_bytes = bytes;

@@ -98,6 +98,7 @@ struct SideState {
     Tensors host_inputs;                      // download scratch (CUDA)
     Tensors host_outputs;
     bool cached_outputs_reported = false;
+    std::set<std::string_view> untimed_work_reported;  // late / early work already a problem
     std::vector<KernelNames> sample_kernels;  // the distinct kernel sets of its timed samples
     bool unlogged_samples = false;            // samples whose kernels the backend could not see
 };
@@ -423,7 +424,7 @@ private:
     // microseconds) escapes, and so does work the next call waits for while the
     // outputs it is checked on are already complete. On CUDA the window ends
     // device-wide, so outputs are complete here; work that outlived the window is
-    // caught in the profiled call (check_late_work).
+    // caught in the profiled call (check_untimed_work).
     // `calls` > 1: the calls ran back to back on one load, so accumulating
     // outputs hold that many contributions and are not compared.
     void check_timed_outputs(SideState& state, int v, std::size_t sample, int calls = 1) {
@@ -486,32 +487,35 @@ private:
         return false;
     }
 
-    // Work the profiled call left running past its window's end was not timed.
-    void check_late_work(const SideState& state, const std::vector<LateWork>& late) {
-        if (late.empty()) return;
-        std::ostringstream message;
-        message << "the " << side_name(state.side) << "'s call left work running after its window ended: '"
-                << late.front().name << "' finished " << format_ms(late.front().ns_after_window_end * 1e-6)
-                << " after the window's end";
-        if (late.size() > 1) message << " (and " << late.size() - 1 << " more)";
-        message << ", on a stream that does not wait for the bench's stream (e.g. one created with "
+    // Device work of the profiled call outside its window was not timed: left
+    // running past the window's end, or begun before its start (CUDA: a kernel
+    // on a stream that does not wait for the bench's, overlapping the input load
+    // and the flush). One problem per side and kind, from the first profiled
+    // call that shows it, naming its first kernel.
+    void check_untimed_work(SideState& state, const Profile& profile) {
+        const auto report = [&](std::string_view what, const std::string& name, std::string_view verb, double ns,
+                                std::string_view where, std::size_t count, std::string_view fix) {
+            std::ostringstream message;
+            message << "the " << side_name(state.side) << "'s call " << what << ": '" << name << "' " << verb << " "
+                    << format_ms(ns * 1e-6) << " " << where;
+            if (count > 1) message << " (and " << count - 1 << " more)";
+            message << fix;
+            if (state.untimed_work_reported.insert(what).second) problem(message.str());
+        };
+        if (!profile.late.empty()) {
+            report("left work running after its window ended", profile.late.front().name, "finished",
+                   profile.late.front().ns_after_window_end, "after the window's end", profile.late.size(),
+                   ", on a stream that does not wait for the bench's stream (e.g. one created with "
                    "cudaStreamNonBlocking), so no window timed it: launch on io.stream(), or make io.stream() wait "
-                   "for that work (cudaEventRecord, then cudaStreamWaitEvent)";
-        problem(message.str());
-    }
-
-    // Work the profiled call started before its window began was not timed
-    // (CUDA: a kernel on a non-blocking stream, overlapping the input load and the flush).
-    void check_early_work(const SideState& state, const std::vector<EarlyWork>& early) {
-        if (early.empty()) return;
-        std::ostringstream message;
-        message << "the " << side_name(state.side) << "'s call started work before its window began: '"
-                << early.front().name << "' began " << format_ms(early.front().ns_before_window_start * 1e-6)
-                << " before the window's start";
-        if (early.size() > 1) message << " (and " << early.size() - 1 << " more)";
-        message << ", on a stream that does not wait for the bench's stream, so part of it ran untimed: launch on "
-                   "io.stream(), or make that stream wait for io.stream() (cudaEventRecord, then cudaStreamWaitEvent)";
-        problem(message.str());
+                   "for that work (cudaEventRecord, then cudaStreamWaitEvent)");
+        }
+        if (!profile.early.empty()) {
+            report("started work before its window began", profile.early.front().name, "began",
+                   profile.early.front().ns_before_window_start, "before the window's start", profile.early.size(),
+                   ", on a stream that does not wait for the bench's stream, so part of it ran untimed: launch on "
+                   "io.stream(), or make that stream wait for io.stream() (cudaEventRecord, then "
+                   "cudaStreamWaitEvent)");
+        }
     }
 
     // Whether timed samples' kernels can be compared with the profiled call's, said once per run.
@@ -687,8 +691,7 @@ private:
                 Profile profile = runtime_.profile_call([&] { call(state); },
                                                         "forge/" + side_name(state.side) + "/" + workload_.name);
                 check_timed_outputs(state, 0, sample_++);
-                check_late_work(state, profile.late);
-                check_early_work(state, profile.early);
+                check_untimed_work(state, profile);
                 const std::size_t index = state.side == Side::reference ? 0 : 1;
                 if (c == 0) {
                     launched[index] = profile.launched;

@@ -17,6 +17,7 @@
 #include "guarded_memory.hpp"
 #include "regions.hpp"
 #include "runtime.hpp"
+#include "sysfs.hpp"
 #include "timer.hpp"
 
 namespace forge::bench {
@@ -32,13 +33,6 @@ std::string cpu_model() {
         }
     }
     return "unknown CPU";
-}
-
-std::string first_line(const std::string& file) {
-    std::ifstream in(file);
-    std::string line;
-    std::getline(in, line);
-    return line;
 }
 
 // The 1, 5 and 15 minute load averages: how busy the machine was around the run.
@@ -79,7 +73,7 @@ public:
 
     [[nodiscard]] nlohmann::json device_facts() const override {
         const std::string cpufreq = "/sys/devices/system/cpu/cpu" + std::to_string(std::max(pinned_cpu_, 0)) + "/cpufreq/";
-        const std::string governor = first_line(cpufreq + "scaling_governor");
+        const std::string governor = first_line_of(cpufreq + "scaling_governor");
         return {{"name", cpu_model()},
                 {"hardware_threads", std::thread::hardware_concurrency()},
                 {"pinned_cpu", pinned_cpu_ >= 0 ? nlohmann::json(pinned_cpu_) : nlohmann::json(nullptr)},

@@ -78,16 +78,17 @@ std::vector<bool> PrecisionCriterion::selected() const { return choose().rounds;
 
 RoundSelection PrecisionCriterion::selection() const { return choose().selection; }
 
-stats::PairedRounds PrecisionCriterion::estimated_rounds() const {
-    const std::vector<bool> chosen = selected();
+stats::PairedRounds PrecisionCriterion::rounds_of(const Choice& choice) const {
     stats::PairedRounds out;
     for (std::size_t r = 0; r < rounds(); ++r) {
-        if (!chosen[r]) continue;
+        if (!choice.rounds[r]) continue;
         out.log_ratios.push_back(log_ratios_[r]);
         out.clusters.push_back(clusters_[r]);
     }
     return out;
 }
+
+stats::PairedRounds PrecisionCriterion::estimated_rounds() const { return rounds_of(choose()); }
 
 stats::RatioInterval PrecisionCriterion::interval() const {
     return stats::clustered_paired_ratio(estimated_rounds(), parameters_.confidence);
@@ -98,9 +99,11 @@ bool PrecisionCriterion::done(double wall_s) {
     if (n < parameters_.min_rounds) return false;
     // The interval is looked at every ~5% more rounds, not after each one: fewer
     // looks keep a lucky narrow stretch from ending the run (optional stopping).
-    if (n >= next_check_ && selection() != RoundSelection::all && measured_s() >= parameters_.min_measured_s) {
+    const Choice choice = n >= next_check_ && measured_s() >= parameters_.min_measured_s ? choose() : Choice{};
+    if (choice.selection != RoundSelection::all) {
         next_check_ = n + std::max<std::size_t>(n / 20, 1);
-        if (interval().relative_half_width() <= parameters_.precision) {
+        if (stats::clustered_paired_ratio(rounds_of(choice), parameters_.confidence).relative_half_width() <=
+            parameters_.precision) {
             reason_ = StopReason::precision_reached;
             return true;
         }

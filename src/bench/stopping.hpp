@@ -71,10 +71,11 @@ public:
 
 private:
     struct Choice {
-        RoundSelection selection;
+        RoundSelection selection = RoundSelection::all;  // default: nothing chosen yet, nothing to check
         std::vector<bool> rounds;
     };
     [[nodiscard]] Choice choose() const;
+    [[nodiscard]] stats::PairedRounds rounds_of(const Choice& choice) const;
 
     StoppingParameters parameters_;
     std::vector<double> log_ratios_;
