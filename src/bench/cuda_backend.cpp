@@ -27,6 +27,7 @@
 #include "device_profile.hpp"
 #include "gpu_claim.hpp"
 #include "guarded_memory.hpp"
+#include "nvml_clocks.hpp"
 #include "runtime.hpp"
 
 namespace forge::bench {
@@ -61,6 +62,13 @@ std::string gpu_uuid(const cudaDeviceProp& properties) {
     return text;
 }
 
+// "0000:17:00.0": how NVML finds the same GPU.
+std::string pci_bus_id(int device) {
+    char id[32] = {};
+    check(cudaDeviceGetPCIBusId(id, sizeof id, device), "cudaDeviceGetPCIBusId");
+    return id;
+}
+
 std::size_t l2_cache_bytes(int device) {
     int bytes = 0;
     check(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device), "cudaDeviceGetAttribute(L2 cache size)");
@@ -76,7 +84,8 @@ public:
           device_set_(select(device)),
           l2_bytes_(l2_cache_bytes(device)),
           flush_(std::max(2 * l2_bytes_, min_flush_bytes)),
-          window_end_(window_end_marker_bytes) {
+          window_end_(window_end_marker_bytes),
+          clocks_(pci_bus_id(device)) {
         settle_cupti();
     }
 
@@ -102,12 +111,15 @@ public:
                 {"driver_version", driver},
                 {"runtime_version", runtime},
                 {"clock", "cudaEvent"},
+                {"clocks_per_round", clocks_.why_not().empty() ? "NVML" : clocks_.why_not()},
                 {"window_start", "event on the legacy default stream after the cache flush (every blocking stream "
                                  "waits for it)"},
                 {"window_end", "event on the legacy default stream, then cudaDeviceSynchronize"}};
     }
 
     [[nodiscard]] Stream stream() const override { return stream_.get(); }
+
+    [[nodiscard]] std::optional<ClockReading> read_clocks() override { return clocks_.read(); }
 
     [[nodiscard]] Tensor allocate(const TensorSpec& spec) override {
         const GuardLayout layout(byte_size(spec));
@@ -264,6 +276,7 @@ private:
     CudaEvent stop_;
     CudaEvent fence_{cudaEventDisableTiming};
     CuptiLaunchCallbacks launch_callbacks_;
+    NvmlClocks clocks_;
 };
 
 }  // namespace

@@ -22,6 +22,14 @@ nlohmann::json samples_json(const SideRecord& side) {
 
 nlohmann::json interval_json(const stats::RatioInterval& interval) { return {interval.low, interval.high}; }
 
+// The GPU's clocks after a round: null where the backend reads none.
+nlohmann::json clocks_json(const std::optional<ClockReading>& clocks) {
+    if (!clocks) return nullptr;
+    return {{"sm_mhz", clocks->sm_mhz},
+            {"memory_mhz", clocks->memory_mhz},
+            {"throttle_reasons", throttle_reasons(clocks->reasons)}};
+}
+
 // Every reading in the order taken, so anyone can recompute the interval.
 nlohmann::json rounds_json(const WorkloadRecord& w) {
     nlohmann::json rounds = nlohmann::json::array();
@@ -35,6 +43,8 @@ nlohmann::json rounds_json(const WorkloadRecord& w) {
                           {"calibration_ms", round.calibration_ms},
                           {"memory_calibration_ms", round.memory_calibration_ms},
                           {"preempted", round.preempted},
+                          {"throttled", round.throttled},
+                          {"clocks", clocks_json(round.clocks)},
                           {"used", round.used}});
     }
     return rounds;
@@ -45,6 +55,7 @@ nlohmann::json stopping_json(const WorkloadRecord& w) {
     return {{"reason", to_string(w.stop)},
             {"rounds", w.rounds.size()},
             {"preempted_rounds", preempted},
+            {"throttled_rounds", std::count_if(w.rounds.begin(), w.rounds.end(), [](const Round& r) { return r.throttled; })},
             {"estimated_from", to_string(w.selection)},
             {"rounds_used", w.estimated_rounds.log_ratios.size()},
             {"half_width", w.ratio.relative_half_width()},
@@ -72,8 +83,9 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
             {"estimator", "exp(median of per-round log(reference_ms / student_ms))"},
             {"interval", "hull of the sign-test interval and Student's t on the layouts' medians"},
             {"round_selection",
-             "quiet rounds (no preempted call, memory calibration within 20% of its lower quartile) when "
-             "min_rounds exist; else rounds without a preempted call; else all"},
+             "quiet rounds (no preempted call, no throttled GPU, memory calibration within 20% of its lower "
+             "quartile) when min_rounds exist; else undisturbed rounds (no preempted call, no throttled GPU); "
+             "else all"},
             {"run_interval", "percentile bootstrap over each workload's layouts and rounds, 2000 resamples, seeded"}};
 }
 

@@ -18,6 +18,7 @@
 
 #include "access.hpp"
 #include "compare.hpp"
+#include "device_clocks.hpp"
 #include "eval_writer.hpp"
 #include "forge/bench/run.hpp"
 #include "drift.hpp"
@@ -581,6 +582,7 @@ private:
     // layout sees both orders.
     void measure_rounds(WorkloadRecord& result) {
         PrecisionCriterion criterion(record_.stopping);
+        ClockWatch clock_watch;
         const MemoryCalibration memory_calibration;
         warm_up(record_.stopping);
         double memory_before = memory_calibration.time_ms();
@@ -600,6 +602,8 @@ private:
                 (s == Side::reference ? round.reference_ms : round.student_ms) = sample.ms;
                 round.preempted = round.preempted || sample.preempted;
             }
+            round.clocks = runtime_.read_clocks();
+            round.throttled = round.clocks && clock_watch.throttled(*round.clocks);
             round.calibration_ms = time_calibration_ms();
             round.memory_calibration_ms = memory_calibration.time_ms();
             result.rounds.push_back(round);
@@ -607,7 +611,7 @@ private:
             const double machine_ms = std::max(round.memory_calibration_ms, memory_before);
             memory_before = round.memory_calibration_ms;
             criterion.add_round(round.log_ratio(), round.layout, round.reference_ms + round.student_ms,
-                                round.preempted, machine_ms);
+                                round.preempted || round.throttled, machine_ms);
             if (criterion.done(static_cast<double>(now_ns() - start) * 1e-9)) break;
         }
         result.ratio = criterion.interval();
@@ -650,6 +654,7 @@ private:
                        "call; run on an idle machine";
             notice(message.str());
         }
+        notice_throttled_rounds(result);
         if (result.drift.flagged) {
             std::ostringstream message;
             message << "the machine's speed moved by " << 100.0 * result.drift.moved
@@ -657,6 +662,33 @@ private:
                        "what hits both sides of a round, but the machine was not steady";
             notice(message.str());
         }
+    }
+
+    // Rounds timed while the GPU slowed itself, with what slowed it: set aside
+    // where enough others exist (RoundSelection), said either way.
+    void notice_throttled_rounds(const WorkloadRecord& result) {
+        std::size_t throttled = 0;
+        std::set<std::string> reasons;
+        for (const Round& round : result.rounds) {
+            if (!round.throttled) continue;
+            ++throttled;
+            for (std::string& reason : throttle_reasons(round.clocks->reasons)) reasons.insert(std::move(reason));
+        }
+        if (throttled == 0) return;
+        std::ostringstream message;
+        message << throttled << " of " << result.rounds.size() << " rounds ran while the GPU slowed its clocks (";
+        if (reasons.empty()) {
+            message << "the SM clock fell more than " << 100.0 * ClockWatch::default_clock_drop
+                    << "% below its highest, no reason given";
+        } else {
+            const char* separator = "";
+            for (const std::string& reason : reasons) message << std::exchange(separator, ", ") << reason;
+        }
+        message << ")"
+                << (result.selection == RoundSelection::all
+                        ? ", too many to set aside: the ratio includes them; let the GPU cool, or check its power limit"
+                        : ", and were set aside");
+        notice(message.str());
     }
 
     // Pipelined: N calls back to back on one input set, from a flushed cache.

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare.hpp"
+#include "device_clocks.hpp"
 #include "drift.hpp"
 #include "forge/bench/bench.hpp"
 #include "forge/stats/ratio_interval.hpp"
@@ -47,6 +48,8 @@ struct Round {
     double memory_calibration_ms = 0.0;  // the memory calibration timed after it
     bool used = true;                  // among the rounds the ratio comes from
     bool preempted = false;            // a call of the round was descheduled
+    std::optional<ClockReading> clocks;  // the GPU's clocks after the round, where the backend reads them
+    bool throttled = false;            // the GPU slowed itself during the round (ClockWatch)
 
     // log(reference_ms / student_ms); a call faster than the clock resolves
     // reads 0 and counts as one clock tick (1 ns), not log(0).

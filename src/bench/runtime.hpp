@@ -15,6 +15,7 @@
 
 #include "forge/bench/bench.hpp"
 #include "forge/bench/tensor.hpp"
+#include "device_clocks.hpp"
 #include "forge/table/kernel_table.hpp"
 #include "regions.hpp"
 
@@ -88,6 +89,9 @@ public:
     virtual void synchronize() = 0;
 
     virtual void flush_cache() = 0;
+    // The device's clocks now (CUDA: NVML, where the driver provides it); read
+    // after each round, outside every window. nullopt: this backend has none.
+    [[nodiscard]] virtual std::optional<ClockReading> read_clocks() { return std::nullopt; }
     // Milliseconds of one call by the backend's clock. HOST: from the call to its
     // return. CUDA: events, the window ending device-wide; everything the call left
     // on the device has finished before this returns.

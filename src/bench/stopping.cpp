@@ -30,24 +30,24 @@ std::string_view to_string(StopReason reason) noexcept {
 std::string_view to_string(RoundSelection selection) noexcept {
     switch (selection) {
         case RoundSelection::quiet: return "quiet rounds";
-        case RoundSelection::unpreempted: return "rounds without a preempted call";
+        case RoundSelection::undisturbed: return "undisturbed rounds";
         case RoundSelection::all: break;
     }
     return "all rounds";
 }
 
-void PrecisionCriterion::add_round(double log_ratio, std::size_t cluster, double measured_ms, bool preempted,
+void PrecisionCriterion::add_round(double log_ratio, std::size_t cluster, double measured_ms, bool disturbed,
                                    double machine_ms) {
     log_ratios_.push_back(log_ratio);
     clusters_.push_back(cluster);
-    preempted_.push_back(preempted);
+    disturbed_.push_back(disturbed);
     machine_ms_.push_back(machine_ms);
     measured_ms_ += measured_ms;
 }
 
 namespace {
 
-// A round is quiet when no call was preempted and the machine reading is
+// A round is quiet when it was not disturbed and the machine reading is
 // within 20% of its lower quartile over the rounds so far.
 constexpr double quiet_margin = 1.2;
 
@@ -56,21 +56,21 @@ constexpr double quiet_margin = 1.2;
 PrecisionCriterion::Choice PrecisionCriterion::choose() const {
     const std::size_t n = rounds();
     Choice quiet{RoundSelection::quiet, std::vector<bool>(n, false)};
-    Choice unpreempted{RoundSelection::unpreempted, std::vector<bool>(n, false)};
+    Choice undisturbed{RoundSelection::undisturbed, std::vector<bool>(n, false)};
     if (n == 0) return Choice{RoundSelection::all, {}};
     std::vector<double> sorted = machine_ms_;
     std::sort(sorted.begin(), sorted.end());
     const double threshold = quiet_margin * stats::quantile_sorted(sorted, 0.25);
     std::size_t quiet_count = 0;
-    std::size_t unpreempted_count = 0;
+    std::size_t undisturbed_count = 0;
     for (std::size_t r = 0; r < n; ++r) {
-        unpreempted.rounds[r] = !preempted_[r];
-        quiet.rounds[r] = !preempted_[r] && machine_ms_[r] <= threshold;
-        unpreempted_count += unpreempted.rounds[r] ? 1 : 0;
+        undisturbed.rounds[r] = !disturbed_[r];
+        quiet.rounds[r] = !disturbed_[r] && machine_ms_[r] <= threshold;
+        undisturbed_count += undisturbed.rounds[r] ? 1 : 0;
         quiet_count += quiet.rounds[r] ? 1 : 0;
     }
     if (quiet_count >= parameters_.min_rounds) return quiet;
-    if (unpreempted_count >= parameters_.min_rounds) return unpreempted;
+    if (undisturbed_count >= parameters_.min_rounds) return undisturbed;
     return Choice{RoundSelection::all, std::vector<bool>(n, true)};
 }
 

@@ -32,7 +32,7 @@ enum class StopReason { precision_reached, wall_cap, round_cap };
 [[nodiscard]] std::string_view to_string(StopReason reason) noexcept;
 
 // Which rounds a workload's ratio comes from (PrecisionCriterion::selection).
-enum class RoundSelection { quiet, unpreempted, all };
+enum class RoundSelection { quiet, undisturbed, all };
 
 [[nodiscard]] std::string_view to_string(RoundSelection selection) noexcept;
 
@@ -45,9 +45,10 @@ public:
 
     // One round: log(reference_ms / student_ms), the cluster it ran in (rounds
     // of one cluster may be biased alike: the layout of the tensors), the
-    // milliseconds both calls took, whether either call was preempted, and a
+    // milliseconds both calls took, whether the round was disturbed (a call
+    // preempted, or the GPU throttled while it ran), and a
     // reading of how busy the machine was around it (the memory calibration).
-    void add_round(double log_ratio, std::size_t cluster, double measured_ms, bool preempted = false,
+    void add_round(double log_ratio, std::size_t cluster, double measured_ms, bool disturbed = false,
                    double machine_ms = 0.0);
 
     // Whether to stop, `wall_s` into the rounds; the reason is kept.
@@ -58,11 +59,11 @@ public:
     [[nodiscard]] std::size_t rounds() const noexcept { return log_ratios_.size(); }
     [[nodiscard]] double measured_s() const noexcept { return measured_ms_ * 1e-3; }
 
-    // Which rounds the estimate comes from: the quiet ones (no preempted call,
+    // Which rounds the estimate comes from: the quiet ones (not disturbed,
     // and the machine reading within 20% of its lower quartile: a neighbour
     // slows a memory-bound side more than a compute-bound one, so busy rounds
     // move the ratio) when there are min_rounds of them; else those without a
-    // preempted call; else all. Only quiet or unpreempted rounds can reach the precision.
+    // disturbance; else all. Only quiet or undisturbed rounds can reach the precision.
     [[nodiscard]] RoundSelection selection() const;
     [[nodiscard]] std::vector<bool> selected() const;  // per round, in order
     [[nodiscard]] stats::PairedRounds estimated_rounds() const;
@@ -80,7 +81,7 @@ private:
     StoppingParameters parameters_;
     std::vector<double> log_ratios_;
     std::vector<std::size_t> clusters_;
-    std::vector<bool> preempted_;
+    std::vector<bool> disturbed_;
     std::vector<double> machine_ms_;
     double measured_ms_ = 0.0;
     std::size_t next_check_ = 0;

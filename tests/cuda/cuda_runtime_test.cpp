@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "adversary_kernels.hpp"
@@ -104,6 +105,21 @@ BOOST_AUTO_TEST_CASE(work_left_on_a_non_blocking_stream_is_late) {
     BOOST_TEST_REQUIRE(!profile.late.empty());
     BOOST_TEST(profile.late.front().name.find("late_add_kernel") != std::string::npos);
     BOOST_TEST(profile.late.front().ns_after_window_end > 1e6);
+}
+
+BOOST_AUTO_TEST_CASE(the_clocks_are_read_where_the_driver_has_nvml) {
+    const std::unique_ptr<fb::Runtime> runtime = fb::make_cuda_runtime(0);
+    const std::string source = runtime->device_facts().at("clocks_per_round").get<std::string>();
+    const std::optional<fb::ClockReading> reading = runtime->read_clocks();
+    BOOST_TEST_MESSAGE("clocks per round: " << source);
+    if (source == "NVML") {
+        BOOST_REQUIRE(reading.has_value());
+        BOOST_TEST(reading->sm_mhz > 0u);
+        BOOST_TEST(reading->memory_mhz > 0u);
+    } else {
+        BOOST_TEST(!reading.has_value());  // and the facts say why
+        BOOST_TEST(source.find("NVML") != std::string::npos);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(two_runtimes_of_one_process_share_the_gpu_claim) {
