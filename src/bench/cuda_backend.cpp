@@ -10,6 +10,7 @@
 #include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -19,6 +20,7 @@
 
 #include "cuda_buffer.hpp"
 #include "cuda_check.hpp"
+#include "cuda_environment.hpp"
 #include "cuda_event.hpp"
 #include "cuda_stream.hpp"
 #include "cupti_activity.hpp"
@@ -110,12 +112,15 @@ public:
                 {"flush_bytes", flush_.bytes()},
                 {"driver_version", driver},
                 {"runtime_version", runtime},
+                {"environment", environment_.facts},
                 {"clock", "cudaEvent"},
                 {"clocks_per_round", clocks_.why_not().empty() ? "NVML" : clocks_.why_not()},
                 {"window_start", "event on the legacy default stream after the cache flush (every blocking stream "
                                  "waits for it)"},
                 {"window_end", "event on the legacy default stream, then cudaDeviceSynchronize"}};
     }
+
+    [[nodiscard]] std::vector<std::string> notices() const override { return environment_.notices; }
 
     [[nodiscard]] Stream stream() const override { return stream_.get(); }
 
@@ -277,6 +282,7 @@ private:
     CudaEvent fence_{cudaEventDisableTiming};
     CuptiLaunchCallbacks launch_callbacks_;
     NvmlClocks clocks_;
+    CudaEnvironment environment_ = cuda_environment([](const char* name) { return std::getenv(name); });
 };
 
 }  // namespace
