@@ -123,8 +123,7 @@ public:
         bind_layouts();
         for (int v = 0; v < input_variants; ++v) correctness(v);
         measure_rounds(result);
-        measure_pipelined(side(Side::reference), result.reference);
-        measure_pipelined(side(Side::student), result.student);
+        measure_pipelined(result);
         profile(result);
         log_workload(result);
         if (result.prep) result.prep->mutated.assign(mutated_.begin(), mutated_.end());
@@ -691,21 +690,37 @@ private:
         notice(message.str());
     }
 
-    // Pipelined: N calls back to back on one input set, from a flushed cache.
-    void measure_pipelined(SideState& state, SideRecord& result) {
+    // Pipelined: N calls back to back on one input set, from a flushed cache;
+    // the sides' repeats interleaved in alternating order, like the rounds, so a
+    // change of machine state does not land on one side's block only.
+    void measure_pipelined(WorkloadRecord& result) {
         const double target_ms = options_.quick ? 2.0 : 20.0;
         const int repeats = options_.quick ? 1 : 3;
-        const double per_call = std::max(result.samples.median, 1e-6);
-        result.pipelined_calls = static_cast<int>(std::clamp(std::round(target_ms / per_call), 2.0, 1000.0));
-        const std::function<void()> timed = [&] { call(state); };
-        std::vector<double> pipelined;
-        for (int r = 0; r < repeats; ++r) {
-            load(state, 0);
-            runtime_.flush_cache();
-            pipelined.push_back(runtime_.time_calls(timed, result.pipelined_calls) / result.pipelined_calls);
+        const auto record_of = [&](Side s) -> SideRecord& {
+            return s == Side::reference ? result.reference : result.student;
+        };
+        std::array<std::vector<double>, 2> per_call_ms;
+        for (SideState& state : sides_) {
+            SideRecord& record = record_of(state.side);
+            const double per_call = std::max(record.samples.median, 1e-6);
+            record.pipelined_calls = static_cast<int>(std::clamp(std::round(target_ms / per_call), 2.0, 1000.0));
         }
-        result.pipelined_ms = stats::median(pipelined);
-        check_timed_outputs(state, 0, sample_++, result.pipelined_calls);
+        for (int r = 0; r < repeats; ++r) {
+            const Side first = r % 2 == 0 ? Side::reference : Side::student;
+            for (Side s : {first, first == Side::reference ? Side::student : Side::reference}) {
+                SideState& state = side(s);
+                const int calls = record_of(s).pipelined_calls;
+                load(state, 0);
+                runtime_.flush_cache();
+                per_call_ms[s == Side::reference ? 0 : 1].push_back(
+                    runtime_.time_calls([&] { call(state); }, calls) / calls);
+            }
+        }
+        for (SideState& state : sides_) {
+            SideRecord& record = record_of(state.side);
+            record.pipelined_ms = stats::median(per_call_ms[state.side == Side::reference ? 0 : 1]);
+            check_timed_outputs(state, 0, sample_++, record.pipelined_calls);
+        }
     }
 
     // Several profiled calls per side, interleaved like the rounds, outside every
