@@ -1,5 +1,6 @@
 #include "forge/bench/bench.hpp"
 
+#include <cmath>
 #include <set>
 #include <string>
 
@@ -66,6 +67,11 @@ Bench& Bench::tolerance(std::string output, Tolerance tolerance) {
     return *this;
 }
 
+Bench& Bench::tolerance(std::string output, RelativeL2 tolerance) {
+    output_tolerances_[std::move(output)] = tolerance;
+    return *this;
+}
+
 Bench& Bench::accumulates(std::string output, OutputStart start) {
     accumulating_[std::move(output)] = std::move(start);
     return *this;
@@ -76,7 +82,7 @@ Bench& Bench::precision(double fraction) {
     return *this;
 }
 
-Tolerance Bench::tolerance_for(const TensorSpec& output) const {
+Comparison Bench::comparison_for(const TensorSpec& output) const {
     if (const auto found = output_tolerances_.find(output.name); found != output_tolerances_.end()) {
         return found->second;
     }
@@ -106,8 +112,15 @@ std::vector<std::string> Bench::problems() const {
         out.push_back("the precision " + std::to_string(*precision_) + " is not a fraction between 0 and 1: "
                       "Bench::precision(0.01) asks for +/-1%");
     }
-    for (const auto& [name, tolerance] : output_tolerances_) {
-        if (tolerance.atol < 0 || tolerance.rtol < 0) out.push_back("the tolerance of '" + name + "' is negative");
+    for (const auto& [name, comparison] : output_tolerances_) {
+        if (const auto* tolerance = std::get_if<Tolerance>(&comparison);
+            tolerance && !(tolerance->atol >= 0 && tolerance->rtol >= 0)) {
+            out.push_back("the tolerance of '" + name + "' is negative or NaN");
+        }
+        if (const auto* l2 = std::get_if<RelativeL2>(&comparison); l2 && !(l2->max >= 0 && std::isfinite(l2->max))) {
+            out.push_back("the relative L2 threshold of '" + name + "' is " + std::to_string(l2->max) +
+                          ": give a finite fraction >= 0, e.g. fb::RelativeL2{.max = 1e-5}");
+        }
     }
     for (const auto& [dtype, tolerance] : dtype_tolerances_) {
         if (tolerance.atol < 0 || tolerance.rtol < 0) {

@@ -1,8 +1,10 @@
 #include "eval_writer.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "forge/io/file.hpp"
@@ -103,19 +105,48 @@ nlohmann::json prep_json(const RunRecord& record) {
             {"workloads", std::move(workloads)}};
 }
 
+// The comparison applied (its name and threshold: atol and rtol, or the relative
+// L2 threshold) and every error measured, whichever comparison applied.
+nlohmann::json comparison_json(const ComparisonResult& comparison) {
+    nlohmann::json out = {{"comparison", comparison_name(comparison.applied)}};
+    if (const auto* tolerance = std::get_if<Tolerance>(&comparison.applied)) {
+        out["atol"] = tolerance->atol;
+        out["rtol"] = tolerance->rtol;
+    } else {
+        out["threshold"] = std::get<RelativeL2>(comparison.applied).max;
+    }
+    out["max_abs_error"] = comparison.max_abs_error;
+    out["max_rel_error"] = comparison.max_rel_error;
+    // Infinite when only the reference is all zero: JSON has no infinity.
+    out["relative_l2_error"] = std::isfinite(comparison.relative_l2_error)
+                                   ? nlohmann::json(comparison.relative_l2_error)
+                                   : nlohmann::json(nullptr);
+    out["mismatches"] = comparison.mismatches;
+    out["non_finite"] = comparison.non_finite;
+    out["passed"] = comparison.passed();
+    return out;
+}
+
 nlohmann::json correctness_json(const RunRecord& record) {
     nlohmann::json outputs = nlohmann::json::object();
     for (const OutputCheck& check : record.outputs) {
-        outputs[check.spec.name] = {{"max_abs_error", check.comparison.max_abs_error},
-                                    {"max_rel_error", check.comparison.max_rel_error},
-                                    {"atol", check.tolerance.atol},
-                                    {"rtol", check.tolerance.rtol},
-                                    {"mismatches", check.comparison.mismatches},
-                                    {"dtype", to_string(check.spec.dtype)},
-                                    {"start", check.start},
-                                    {"passed", check.comparison.passed()}};
+        nlohmann::json output = comparison_json(check.comparison);
+        output["dtype"] = to_string(check.spec.dtype);
+        output["start"] = check.start;
+        outputs[check.spec.name] = std::move(output);
     }
     return {{"passed", record.passed()}, {"outputs", std::move(outputs)}, {"problems", record.problems}};
+}
+
+// Each compared output's errors in one workload, over its input variants.
+nlohmann::json workload_outputs_json(const RunRecord& record, const Workload& workload) {
+    nlohmann::json outputs = nlohmann::json::object();
+    for (const OutputCheck& check : record.outputs) {
+        if (const auto found = check.workloads.find(workload.name); found != check.workloads.end()) {
+            outputs[check.spec.name] = comparison_json(found->second);
+        }
+    }
+    return outputs;
 }
 
 // The verdict's geometric mean; null when a reading is not positive (a clock that
@@ -180,6 +211,7 @@ nlohmann::json performance_json(const RunRecord& record) {
                {"student_ms", w.student.pipelined_ms},
                {"calls", {{"reference", w.reference.pipelined_calls}, {"student", w.student.pipelined_calls}}}}},
              {"samples", {{"reference", samples_json(w.reference)}, {"student", samples_json(w.student)}}},
+             {"outputs", workload_outputs_json(record, *w.workload)},
              {"kernel_set_changed", kernel_set_changed_json(w)},
              {"kernels", {{"reference", to_json(ref_table)["kernels"]}, {"student", to_json(stu_table)["kernels"]}}},
              {"profiler", {{"reference", to_json(ref_table)["profiler"]}, {"student", to_json(stu_table)["profiler"]}}}});

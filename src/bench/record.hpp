@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -72,8 +73,9 @@ struct WorkloadRecord {
 
 struct OutputCheck {
     TensorSpec spec;
-    Tolerance tolerance;
-    Comparison comparison;             // student held to the reference, over every workload and input variant
+    ComparisonResult comparison;       // student held to the reference, over every workload and input variant
+    // The same per workload (over its input variants), by workload name.
+    std::map<std::string, ComparisonResult, std::less<>> workloads;
     std::string start;                 // what it holds before a call: "poisoned" (NaN) or how it accumulates
 };
 

@@ -24,6 +24,8 @@ fb::Bench make_bench() {
     bench.outputs([](const fb::Workload& w) {
         return std::vector<fb::TensorSpec>{{"y", {w["n"]}, fb::DType::fp32}};
     });
+    // y is compared elementwise with the fp32 default (atol 1e-5, rtol 1e-4); for a
+    // reduction or GEMM: bench.tolerance("y", fb::RelativeL2{.max = 1e-5}) (README, section 4).
     bench.reference([](fb::Io& io) {
         const fb::Tensor& x = io.in("x");
         reference::@FORGE_OPERATOR@(x.data<float>(), io.out("y").data<float>(), x.numel());
