@@ -2,9 +2,35 @@
 
 #include <cmath>
 #include <set>
+#include <sstream>
 #include <string>
 
 namespace forge::bench {
+
+namespace {
+
+// A count that is negative or not a number would give a throughput that means nothing.
+void work_problems(const DeclareWork& declare, const Workload& workload, std::vector<std::string>& out) {
+    Work work;
+    try {
+        work = declare(workload);
+    } catch (const BenchError& e) {
+        out.push_back(std::string("work(): ") + e.what());
+        return;
+    }
+    const auto check = [&](const std::optional<double>& count, std::string_view what) {
+        if (count && !(std::isfinite(*count) && *count >= 0)) {
+            std::ostringstream message;
+            message << "work() for workload '" << workload.name << "' gives " << what << " = " << *count
+                    << ": give a finite count >= 0, or leave it out";
+            out.push_back(message.str());
+        }
+    };
+    check(work.flops, "flops");
+    check(work.bytes, "bytes");
+}
+
+}  // namespace
 
 std::string_view to_string(Backend backend) noexcept { return backend == Backend::cuda ? "cuda" : "host"; }
 
@@ -72,6 +98,11 @@ Bench& Bench::tolerance(std::string output, RelativeL2 tolerance) {
     return *this;
 }
 
+Bench& Bench::work(DeclareWork declare) {
+    work_ = std::move(declare);
+    return *this;
+}
+
 Bench& Bench::accumulates(std::string output, OutputStart start) {
     accumulating_[std::move(output)] = std::move(start);
     return *this;
@@ -126,6 +157,9 @@ std::vector<std::string> Bench::problems() const {
         if (tolerance.atol < 0 || tolerance.rtol < 0) {
             out.push_back("the " + std::string(to_string(dtype)) + " tolerance is negative");
         }
+    }
+    if (work_) {
+        for (const Workload& w : workloads_) work_problems(work_, w, out);
     }
     return out;
 }

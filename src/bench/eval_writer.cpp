@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "forge/io/file.hpp"
+#include "throughput.hpp"
 
 namespace forge::bench {
 
@@ -158,6 +159,51 @@ nlohmann::json geomean_or_null(const std::vector<double>& values) {
     return stats::geometric_mean(values);
 }
 
+nlohmann::json figure(const std::optional<double>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json throughput_json(const SideThroughput& t) {
+    return {{"gflops", figure(t.gflops)},
+            {"gbps", figure(t.gbps)},
+            {"peak_dram_bandwidth_fraction", figure(t.peak_dram_bandwidth_fraction)}};
+}
+
+// Each side's throughput from its median time; null without declared work.
+nlohmann::json throughput_json(const RunRecord& record, const WorkloadRecord& w) {
+    if (!w.work) return nullptr;
+    return {{"reference", throughput_json(throughput(*w.work, w.reference.samples.median, record.peak_dram_gbps))},
+            {"student", throughput_json(throughput(*w.work, w.student.samples.median, record.peak_dram_gbps))}};
+}
+
+nlohmann::json work_json(const WorkloadRecord& w) {
+    if (!w.work) return nullptr;
+    return {{"flops", figure(w.work->flops)}, {"bytes", figure(w.work->bytes)}};
+}
+
+// The run's throughput: each figure's geometric mean over the workloads, as the
+// run's milliseconds are; null without declared work.
+nlohmann::json run_throughput_json(const RunRecord& record) {
+    if (record.workloads.empty() || !record.workloads.front().work) return nullptr;
+    nlohmann::json out = nlohmann::json::object();
+    for (const Side side : {Side::reference, Side::student}) {
+        std::vector<std::optional<double>> gflops;
+        std::vector<std::optional<double>> gbps;
+        std::vector<std::optional<double>> fraction;
+        for (const WorkloadRecord& w : record.workloads) {
+            if (!w.work) return nullptr;
+            const SideRecord& reading = side == Side::reference ? w.reference : w.student;
+            const SideThroughput t = throughput(*w.work, reading.samples.median, record.peak_dram_gbps);
+            gflops.push_back(t.gflops);
+            gbps.push_back(t.gbps);
+            fraction.push_back(t.peak_dram_bandwidth_fraction);
+        }
+        out[std::string(to_string(side))] =
+            throughput_json({geomean_of_all(gflops), geomean_of_all(gbps), geomean_of_all(fraction)});
+    }
+    return out;
+}
+
 // Per side; null where the samples' kernels could not be seen (CUDA under another profiler).
 nlohmann::json kernel_set_changed_json(const WorkloadRecord& w) {
     const auto side = [](const std::optional<bool>& changed) -> nlohmann::json {
@@ -199,6 +245,8 @@ nlohmann::json performance_json(const RunRecord& record) {
              {"seed", w.workload->seed},
              {"reference_ms", ref},
              {"student_ms", stu},
+             {"work", work_json(w)},
+             {"throughput", throughput_json(record, w)},
              {"ratio", w.ratio.ratio},
              {"ratio_ci", interval_json(w.ratio)},
              {"verdict", stats::to_string(w.ratio.verdict())},
@@ -222,6 +270,7 @@ nlohmann::json performance_json(const RunRecord& record) {
             {"n_workloads", record.workloads.size()},
             {"reference_ms", geomean_or_null(reference_ms)},
             {"student_ms", geomean_or_null(student_ms)},
+            {"throughput", run_throughput_json(record)},
             {"ratio", run_ratio.ratio},
             {"ratio_ci", interval_json(run_ratio)},
             {"verdict", stats::to_string(run_ratio.verdict())},

@@ -782,6 +782,7 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
         for (const Workload& workload : bench.workloads()) {
             WorkloadRun run_one(bench, contract, *runtime, options, workload, record);
             record.workloads.push_back(run_one.run());
+            if (bench.declare_work()) record.workloads.back().work = bench.declare_work()(workload);
         }
         record.complete = true;
     } catch (const std::exception& e) {
@@ -790,6 +791,7 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
     }
 
     record.device = runtime->device_facts();  // after the run: the load average at its end
+    record.peak_dram_gbps = runtime->peak_dram_gbps();
     result.eval = to_eval_json(record);
     result.problems = record.problems;
     result.notices = record.notices;

@@ -69,6 +69,7 @@ struct WorkloadRecord {
     double rounds_wall_s = 0.0;        // the rounds' wall time, harness work included
     double measured_s = 0.0;           // both sides' timed calls, summed
     Drift drift;
+    std::optional<Work> work;          // what one call does (Bench::work), for throughput
 };
 
 struct OutputCheck {
@@ -84,6 +85,7 @@ struct RunRecord {
     std::string contract;  // the window.toml the run was held to, absolute: `forge report` reads it
     Backend backend = Backend::host;
     nlohmann::json device;
+    std::optional<double> peak_dram_gbps;  // the device's peak DRAM bandwidth, where known (CUDA)
     std::vector<OutputCheck> outputs;  // the outputs both sides produce
     std::vector<std::string> problems; // correctness failures and caught violations, for people
     std::vector<std::string> notices;  // what a reader should know but does not fail the run

@@ -18,6 +18,8 @@ fb::Bench make_bench() {
     bench.workload("n65536", {{"n", 65536}}, 1)
         .workload("n262144", {{"n", 262144}}, 2)
         .workload("n1048576", {{"n", 1048576}}, 3);
+    // Optional: what one call does, for GFLOP/s and GB/s beside time (here x read, y written).
+    bench.work([](const fb::Workload& w) { return fb::Work{.bytes = 4.0 * 2 * static_cast<double>(w["n"])}; });
     bench.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
         rng.normal(in.add("x", {w["n"]}, fb::DType::fp32));
     });

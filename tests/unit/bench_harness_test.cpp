@@ -15,6 +15,7 @@
 #include "forge/bench/bench.hpp"
 #include "forge/bench/run.hpp"
 #include "forge/contract/contract.hpp"
+#include "forge/eval/eval.hpp"
 #include "forge/exit_code.hpp"
 #include "forge/stats/ratio_interval.hpp"
 #include "bench_add_operator.hpp"
@@ -268,6 +269,43 @@ BOOST_AUTO_TEST_CASE(an_elementwise_output_reports_its_atol_and_rtol_per_workloa
         BOOST_TEST(c["relative_l2_error"] == 0.0);
         BOOST_TEST(c["non_finite"] == 0);
     }
+}
+
+// The declared work over each side's median, written by the bench and read back
+// by the checks; a bench that declares none writes null and reads as none.
+BOOST_AUTO_TEST_CASE(throughput_round_trips_through_eval_json_with_and_without_work) {
+    fb::Bench bench = add_bench();
+    // c = a + b on n floats: n flops, 12n bytes.
+    bench.work([](const fb::Workload& w) {
+        const double n = static_cast<double>(w["n"]);
+        return fb::Work{.flops = n, .bytes = 12.0 * n};
+    });
+    const fb::RunResult declared = quick_run(bench, add_contract());
+    BOOST_TEST_REQUIRE(declared.exit_code == forge::exit_code::ok);
+    const json& first = declared.eval["performance"]["workloads"][0];
+    BOOST_TEST(first["work"]["flops"] == 256.0);
+    BOOST_TEST(first["work"]["bytes"] == 3072.0);
+    const double ms = first["student_ms"].get<double>();
+    BOOST_TEST(first["throughput"]["student"]["gbps"].get<double>() == 3072.0 / ms / 1e6,
+               boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(first["throughput"]["student"]["peak_dram_bandwidth_fraction"].is_null());  // HOST: no peak
+
+    const forge::EvalReport read = forge::parse_eval(declared.eval.dump(), "eval.json");
+    BOOST_TEST(read.workloads.at(0).student.throughput.gflops.value() == 256.0 / ms / 1e6,
+               boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(read.workloads.at(0).reference.throughput.gbps.has_value());
+    // The run's figure: the geometric mean of the workloads'.
+    double log_sum = 0.0;
+    for (const forge::WorkloadReading& w : read.workloads) log_sum += std::log(*w.student.throughput.gflops);
+    BOOST_TEST(read.student_throughput.gflops.value() == std::exp(log_sum / 3.0), boost::test_tools::tolerance(1e-9));
+    BOOST_TEST(!read.student_throughput.peak_dram_bandwidth_fraction.has_value());
+
+    const fb::RunResult undeclared = quick_run(add_bench(), add_contract());
+    BOOST_TEST(undeclared.eval["performance"]["throughput"].is_null());
+    BOOST_TEST(undeclared.eval["performance"]["workloads"][0]["work"].is_null());
+    const forge::EvalReport none = forge::parse_eval(undeclared.eval.dump(), "eval.json");
+    BOOST_TEST(!none.student_throughput.declared());
+    BOOST_TEST(!none.workloads.at(0).reference.throughput.declared());
 }
 
 BOOST_AUTO_TEST_CASE(an_output_the_student_never_writes_fails) {

@@ -158,10 +158,19 @@ using Comparison = std::variant<Tolerance, RelativeL2>;
 // The default for a dtype (fp32: atol 1e-5, rtol 1e-4; integers: exact).
 [[nodiscard]] Tolerance default_tolerance(DType dtype) noexcept;
 
+// What one call of the operation does, the same for both sides (the operation's
+// work, not a side's): each side's throughput in eval.json is this over its
+// median time. Leave a count out (nullopt) where it means nothing for the operation.
+struct Work {
+    std::optional<double> flops{};  // floating-point operations (a multiply-add counts 2): GEMM 2*m*n*k
+    std::optional<double> bytes{};  // bytes the operation must move: each input read once, each output written once
+};
+
 using MakeInputs = std::function<void(const Workload&, Rng&, Tensors&)>;
 using DeclareOutputs = std::function<std::vector<TensorSpec>(const Workload&)>;
 using Call = std::function<void(Io&)>;
 using Prep = std::function<void(PrepIo&)>;
+using DeclareWork = std::function<Work(const Workload&)>;
 // Fills an accumulating output's starting value for a workload: a host tensor,
 // zero-filled on entry, of the output's shape and dtype.
 using OutputStart = std::function<void(const Workload&, Tensor&)>;
@@ -185,6 +194,8 @@ public:
     Bench& tolerance(DType dtype, Tolerance tolerance);
     Bench& tolerance(std::string output, Tolerance tolerance);  // wins over the dtype's
     Bench& tolerance(std::string output, RelativeL2 tolerance);  // wins over the dtype's
+    // Each workload's FLOP and byte counts, for throughput (GFLOP/s, GB/s) beside time.
+    Bench& work(DeclareWork declare);
     // The output `name` is added into by the calls (dinp += ...), not overwritten.
     // Before every call of either side, outside the timed window, it is set to
     // its starting value: zero, or what `start` fills in. Other outputs are
@@ -207,6 +218,7 @@ public:
     [[nodiscard]] const Prep& prep_step() const noexcept { return prep_; }
     // The output's own comparison, else its dtype's tolerance, else default_tolerance.
     [[nodiscard]] Comparison comparison_for(const TensorSpec& output) const;
+    [[nodiscard]] const DeclareWork& declare_work() const noexcept { return work_; }
     [[nodiscard]] std::optional<double> precision() const noexcept { return precision_; }
     // The accumulating outputs and how each starts (an empty function: zero).
     [[nodiscard]] const std::map<std::string, OutputStart, std::less<>>& accumulating_outputs() const noexcept {
@@ -226,6 +238,7 @@ private:
     Prep prep_;
     std::map<DType, Tolerance> dtype_tolerances_;
     std::map<std::string, Comparison, std::less<>> output_tolerances_;
+    DeclareWork work_;
     std::optional<double> precision_;
     std::map<std::string, OutputStart, std::less<>> accumulating_;
 };
