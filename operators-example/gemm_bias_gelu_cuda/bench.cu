@@ -24,6 +24,11 @@ fb::Bench make_bench() {
     bench.workload("m1024_n1024_k1024", {{"m", 1024}, {"n", 1024}, {"k", 1024}}, 1)
         .workload("m2048_n4096_k1024", {{"m", 2048}, {"n", 4096}, {"k", 1024}}, 2)
         .workload("m4096_n1024_k4096", {{"m", 4096}, {"n", 1024}, {"k", 4096}}, 3);
+    // The GEMM's 2mnk flops (the bias and GELU add O(mn)); a, b and bias read once, y written once.
+    bench.work([](const fb::Workload& w) {
+        const double m = static_cast<double>(w["m"]), n = static_cast<double>(w["n"]), k = static_cast<double>(w["k"]);
+        return fb::Work{.flops = 2.0 * m * n * k, .bytes = 4.0 * (m * k + k * n + n + m * n)};
+    });
     bench.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
         rng.normal(in.add("a", {w["m"], w["k"]}, fb::DType::fp32));
         rng.normal(in.add("b", {w["k"], w["n"]}, fb::DType::fp32), 0.0, 1.0 / std::sqrt(static_cast<double>(w["k"])));

@@ -16,6 +16,12 @@ fb::Bench make_bench() {
     bench.workload("m4096_n1024", {{"m", 4096}, {"n", 1024}}, 1)
         .workload("m1024_n4096", {{"m", 1024}, {"n", 4096}}, 2)
         .workload("m256_n16384", {{"m", 256}, {"n", 16384}}, 3);
+    // Memory-bound: its throughput is the bytes it must move, x and gamma read, y written.
+    bench.work([](const fb::Workload& w) {
+        const double m = static_cast<double>(w["m"]);
+        const double n = static_cast<double>(w["n"]);
+        return fb::Work{.bytes = 4.0 * (m * n + n + m * n)};
+    });
     bench.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
         rng.normal(in.add("x", {w["m"], w["n"]}, fb::DType::fp32));
         rng.uniform(in.add("gamma", {w["n"]}, fb::DType::fp32), 0.5, 1.5);

@@ -1,9 +1,36 @@
 #include "forge/bench/bench.hpp"
 
+#include <cmath>
 #include <set>
+#include <sstream>
 #include <string>
 
 namespace forge::bench {
+
+namespace {
+
+// A count that is negative or not a number would give a throughput that means nothing.
+void work_problems(const DeclareWork& declare, const Workload& workload, std::vector<std::string>& out) {
+    Work work;
+    try {
+        work = declare(workload);
+    } catch (const BenchError& e) {
+        out.push_back(std::string("work(): ") + e.what());
+        return;
+    }
+    const auto check = [&](const std::optional<double>& count, std::string_view what) {
+        if (count && !(std::isfinite(*count) && *count >= 0)) {
+            std::ostringstream message;
+            message << "work() for workload '" << workload.name << "' gives " << what << " = " << *count
+                    << ": give a finite count >= 0, or leave it out";
+            out.push_back(message.str());
+        }
+    };
+    check(work.flops, "flops");
+    check(work.bytes, "bytes");
+}
+
+}  // namespace
 
 std::string_view to_string(Backend backend) noexcept { return backend == Backend::cuda ? "cuda" : "host"; }
 
@@ -66,6 +93,16 @@ Bench& Bench::tolerance(std::string output, Tolerance tolerance) {
     return *this;
 }
 
+Bench& Bench::tolerance(std::string output, RelativeL2 tolerance) {
+    output_tolerances_[std::move(output)] = tolerance;
+    return *this;
+}
+
+Bench& Bench::work(DeclareWork declare) {
+    work_ = std::move(declare);
+    return *this;
+}
+
 Bench& Bench::accumulates(std::string output, OutputStart start) {
     accumulating_[std::move(output)] = std::move(start);
     return *this;
@@ -76,7 +113,7 @@ Bench& Bench::precision(double fraction) {
     return *this;
 }
 
-Tolerance Bench::tolerance_for(const TensorSpec& output) const {
+Comparison Bench::comparison_for(const TensorSpec& output) const {
     if (const auto found = output_tolerances_.find(output.name); found != output_tolerances_.end()) {
         return found->second;
     }
@@ -106,13 +143,23 @@ std::vector<std::string> Bench::problems() const {
         out.push_back("the precision " + std::to_string(*precision_) + " is not a fraction between 0 and 1: "
                       "Bench::precision(0.01) asks for +/-1%");
     }
-    for (const auto& [name, tolerance] : output_tolerances_) {
-        if (tolerance.atol < 0 || tolerance.rtol < 0) out.push_back("the tolerance of '" + name + "' is negative");
+    for (const auto& [name, comparison] : output_tolerances_) {
+        if (const auto* tolerance = std::get_if<Tolerance>(&comparison);
+            tolerance && !(tolerance->atol >= 0 && tolerance->rtol >= 0)) {
+            out.push_back("the tolerance of '" + name + "' is negative or NaN");
+        }
+        if (const auto* l2 = std::get_if<RelativeL2>(&comparison); l2 && !(l2->max >= 0 && std::isfinite(l2->max))) {
+            out.push_back("the relative L2 threshold of '" + name + "' is " + std::to_string(l2->max) +
+                          ": give a finite fraction >= 0, e.g. fb::RelativeL2{.max = 1e-5}");
+        }
     }
     for (const auto& [dtype, tolerance] : dtype_tolerances_) {
         if (tolerance.atol < 0 || tolerance.rtol < 0) {
             out.push_back("the " + std::string(to_string(dtype)) + " tolerance is negative");
         }
+    }
+    if (work_) {
+        for (const Workload& w : workloads_) work_problems(work_, w, out);
     }
     return out;
 }

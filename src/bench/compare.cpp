@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <sstream>
 #include <type_traits>
+#include <variant>
 
 namespace forge::bench {
 
@@ -23,26 +26,66 @@ double as_double(T v) {
     return static_cast<double>(v);
 }
 
+// Squares of magnitudes up to 2^480 (down to 2^-480) summed over up to 2^63
+// elements stay normal doubles; outside that range (fp64 only) the sums are taken
+// over values divided by the largest magnitude, so they neither overflow nor
+// underflow.
+constexpr double largest_unscaled = 0x1p480;
+constexpr double smallest_unscaled = 0x1p-480;
+
+// ||d|| / ||e|| from the sums of squares: 0 when d is all zero (even when e is), +inf
+// when only e is.
+double relative_l2(double diff_squares, double expected_squares) {
+    if (diff_squares == 0.0) return 0.0;
+    if (expected_squares == 0.0) return std::numeric_limits<double>::infinity();
+    return std::sqrt(diff_squares) / std::sqrt(expected_squares);
+}
+
 // One typed loop per dtype: the harness checks every timed call's outputs.
 template <class T>
-void compare_elements(const Tensor& actual, const Tensor& expected, Tolerance tolerance, Comparison& result) {
+void compare_elements(const Tensor& actual, const Tensor& expected, ComparisonResult& result) {
     static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>);
     const auto* got_values = reinterpret_cast<const T*>(actual.raw());
     const auto* want_values = reinterpret_cast<const T*>(expected.raw());
     const auto n = static_cast<std::size_t>(actual.numel());
+    const Tolerance* tolerance = std::get_if<Tolerance>(&result.applied);
+    double diff_squares = 0.0;
+    double expected_squares = 0.0;
+    double largest = 0.0;  // the largest finite magnitude on either side
     for (std::size_t i = 0; i < n; ++i) {
         const double got = as_double(got_values[i]);
         const double want = as_double(want_values[i]);
         const double error = std::abs(got - want);
-        const bool within = error <= tolerance.atol + tolerance.rtol * std::abs(want);  // false for NaN
-        if (!within) {
+        const bool finite = std::isfinite(got) && std::isfinite(want);
+        if (!finite) {
+            if (result.non_finite == 0) result.first_non_finite = static_cast<std::int64_t>(i);
+            ++result.non_finite;
+        }
+        // Non-finite never within: an Inf reference would admit anything under rtol > 0.
+        if (tolerance != nullptr && !(finite && error <= tolerance->atol + tolerance->rtol * std::abs(want))) {
             if (result.mismatches == 0) result.first_mismatch = static_cast<std::int64_t>(i);
             ++result.mismatches;
         }
-        if (std::isnan(error)) continue;  // counted as a mismatch; the error figures stay numbers
+        if (!finite) continue;  // a failure already; the error figures stay numbers
         result.max_abs_error = std::max(result.max_abs_error, error);
         if (want != 0.0) result.max_rel_error = std::max(result.max_rel_error, error / std::abs(want));
+        diff_squares += error * error;
+        expected_squares += want * want;
+        largest = std::max({largest, std::abs(got), std::abs(want)});
     }
+    if (largest > largest_unscaled || (largest > 0.0 && largest < smallest_unscaled)) {
+        diff_squares = 0.0;
+        expected_squares = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const double got = as_double(got_values[i]);
+            const double want = as_double(want_values[i]);
+            if (!std::isfinite(got) || !std::isfinite(want)) continue;
+            const double error = got / largest - want / largest;
+            diff_squares += error * error;
+            expected_squares += (want / largest) * (want / largest);
+        }
+    }
+    result.relative_l2_error = relative_l2(diff_squares, expected_squares);
 }
 
 std::string describe(const Tensor& tensor) {
@@ -55,31 +98,74 @@ std::string describe(const Tensor& tensor) {
 
 }  // namespace
 
-void Comparison::merge(const Comparison& other) {
+bool ComparisonResult::passed() const noexcept {
+    if (!shape_problem.empty() || non_finite > 0) return false;
+    if (const auto* l2 = std::get_if<RelativeL2>(&applied)) return relative_l2_error <= l2->max;
+    return mismatches == 0;
+}
+
+void ComparisonResult::merge(const ComparisonResult& other) {
     max_abs_error = std::max(max_abs_error, other.max_abs_error);
     max_rel_error = std::max(max_rel_error, other.max_rel_error);
+    relative_l2_error = std::max(relative_l2_error, other.relative_l2_error);
     if (mismatches == 0) first_mismatch = other.first_mismatch;
     mismatches += other.mismatches;
+    if (non_finite == 0) first_non_finite = other.first_non_finite;
+    non_finite += other.non_finite;
     if (shape_problem.empty()) shape_problem = other.shape_problem;
 }
 
-Comparison compare(const Tensor& actual, const Tensor& expected, Tolerance tolerance) {
-    Comparison result;
+std::string ComparisonResult::failure(std::string_view expected) const {
+    if (!shape_problem.empty()) return shape_problem;
+    std::ostringstream text;
+    const auto errors = [&] { text << "max abs error " << max_abs_error << ", max rel error " << max_rel_error; };
+    if (const auto* tolerance = std::get_if<Tolerance>(&applied)) {
+        text << mismatches << " element(s) outside atol " << tolerance->atol << " + rtol " << tolerance->rtol
+             << " * |" << expected << "| (";
+        if (non_finite > 0) text << non_finite << " of them NaN or infinite, ";
+        errors();
+        text << ", relative L2 error " << relative_l2_error << ", first at element " << first_mismatch << ")";
+        return text.str();
+    }
+    const double threshold = std::get<RelativeL2>(applied).max;
+    if (non_finite > 0) {
+        text << non_finite << " element(s) NaN or infinite (first at element " << first_non_finite
+             << "), which never pass a relative L2 comparison (";
+        errors();
+        text << " over the finite ones)";
+        return text.str();
+    }
+    text << "relative L2 error ";
+    if (std::isinf(relative_l2_error)) text << "infinite (the " << expected << " is all zero, this output is not)";
+    else text << relative_l2_error;
+    text << " above the threshold " << threshold << " (";
+    errors();
+    text << ")";
+    return text.str();
+}
+
+std::string_view comparison_name(const Comparison& comparison) noexcept {
+    return std::holds_alternative<RelativeL2>(comparison) ? "relative_l2" : "elementwise";
+}
+
+ComparisonResult compare(const Tensor& actual, const Tensor& expected, const Comparison& comparison) {
+    ComparisonResult result;
+    result.applied = comparison;
     if (actual.shape() != expected.shape() || actual.dtype() != expected.dtype()) {
         result.shape_problem = "got " + describe(actual) + ", expected " + describe(expected);
         return result;
     }
     switch (actual.dtype()) {
-        case DType::fp64: compare_elements<double>(actual, expected, tolerance, result); break;
-        case DType::fp32: compare_elements<float>(actual, expected, tolerance, result); break;
-        case DType::fp16: compare_elements<float16>(actual, expected, tolerance, result); break;
-        case DType::bf16: compare_elements<bfloat16>(actual, expected, tolerance, result); break;
-        case DType::i64: compare_elements<std::int64_t>(actual, expected, tolerance, result); break;
-        case DType::i32: compare_elements<std::int32_t>(actual, expected, tolerance, result); break;
-        case DType::i16: compare_elements<std::int16_t>(actual, expected, tolerance, result); break;
-        case DType::i8: compare_elements<std::int8_t>(actual, expected, tolerance, result); break;
-        case DType::u8: compare_elements<std::uint8_t>(actual, expected, tolerance, result); break;
-        case DType::boolean: compare_elements<TruthByte>(actual, expected, tolerance, result); break;
+        case DType::fp64: compare_elements<double>(actual, expected, result); break;
+        case DType::fp32: compare_elements<float>(actual, expected, result); break;
+        case DType::fp16: compare_elements<float16>(actual, expected, result); break;
+        case DType::bf16: compare_elements<bfloat16>(actual, expected, result); break;
+        case DType::i64: compare_elements<std::int64_t>(actual, expected, result); break;
+        case DType::i32: compare_elements<std::int32_t>(actual, expected, result); break;
+        case DType::i16: compare_elements<std::int16_t>(actual, expected, result); break;
+        case DType::i8: compare_elements<std::int8_t>(actual, expected, result); break;
+        case DType::u8: compare_elements<std::uint8_t>(actual, expected, result); break;
+        case DType::boolean: compare_elements<TruthByte>(actual, expected, result); break;
     }
     return result;
 }

@@ -77,6 +77,22 @@ std::size_t l2_cache_bytes(int device) {
     return static_cast<std::size_t>(bytes);
 }
 
+// Peak DRAM bandwidth in GB/s: two transfers per memory clock (double data rate)
+// across the whole bus, 2 * clock_kHz * 1e3 * bus_bits / 8, from the device
+// attributes (CUDA 13 removed cudaDeviceProp::memoryClockRate). The theoretical
+// figure a kernel's achieved GB/s is read against; nullopt when the device
+// reports no clock or bus width.
+std::optional<double> peak_dram_gbps_of(int device) {
+    int clock_khz = 0;
+    int bus_bits = 0;
+    check(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device),
+          "cudaDeviceGetAttribute(memory clock rate)");
+    check(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device),
+          "cudaDeviceGetAttribute(global memory bus width)");
+    if (clock_khz <= 0 || bus_bits <= 0) return std::nullopt;
+    return 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+}
+
 class CudaRuntime final : public Runtime {
 public:
     explicit CudaRuntime(int device)
@@ -85,6 +101,7 @@ public:
           claim_(gpu_uuid(properties_), std::filesystem::temp_directory_path(), std::cerr),
           device_set_(select(device)),
           l2_bytes_(l2_cache_bytes(device)),
+          peak_dram_gbps_(peak_dram_gbps_of(device)),
           flush_(std::max(2 * l2_bytes_, min_flush_bytes)),
           window_end_(window_end_marker_bytes),
           clocks_(pci_bus_id(device)) {
@@ -109,6 +126,7 @@ public:
                 {"multiprocessors", properties_.multiProcessorCount},
                 {"memory_bytes", properties_.totalGlobalMem},
                 {"l2_bytes", l2_bytes_},
+                {"peak_dram_bandwidth_gbps", peak_dram_gbps_ ? nlohmann::json(*peak_dram_gbps_) : nlohmann::json()},
                 {"flush_bytes", flush_.bytes()},
                 {"driver_version", driver},
                 {"runtime_version", runtime},
@@ -121,6 +139,8 @@ public:
     }
 
     [[nodiscard]] std::vector<std::string> notices() const override { return environment_.notices; }
+
+    [[nodiscard]] std::optional<double> peak_dram_gbps() const override { return peak_dram_gbps_; }
 
     [[nodiscard]] Stream stream() const override { return stream_.get(); }
 
@@ -271,6 +291,7 @@ private:
     GpuClaim claim_;  // before anything that touches the device; released last
     bool device_set_;  // cudaSetDevice, here in member order: before any allocation
     std::size_t l2_bytes_;
+    std::optional<double> peak_dram_gbps_;
     CudaBuffer flush_;
     CudaBuffer window_end_;
     unsigned char flush_value_ = 0;

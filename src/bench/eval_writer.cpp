@@ -1,11 +1,14 @@
 #include "eval_writer.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "forge/io/file.hpp"
+#include "throughput.hpp"
 
 namespace forge::bench {
 
@@ -115,19 +118,48 @@ nlohmann::json prep_json(const RunRecord& record) {
             {"workloads", std::move(workloads)}};
 }
 
+// The comparison applied (its name and threshold: atol and rtol, or the relative
+// L2 threshold) and every error measured, whichever comparison applied.
+nlohmann::json comparison_json(const ComparisonResult& comparison) {
+    nlohmann::json out = {{"comparison", comparison_name(comparison.applied)}};
+    if (const auto* tolerance = std::get_if<Tolerance>(&comparison.applied)) {
+        out["atol"] = tolerance->atol;
+        out["rtol"] = tolerance->rtol;
+    } else {
+        out["threshold"] = std::get<RelativeL2>(comparison.applied).max;
+    }
+    out["max_abs_error"] = comparison.max_abs_error;
+    out["max_rel_error"] = comparison.max_rel_error;
+    // Infinite when only the reference is all zero: JSON has no infinity.
+    out["relative_l2_error"] = std::isfinite(comparison.relative_l2_error)
+                                   ? nlohmann::json(comparison.relative_l2_error)
+                                   : nlohmann::json(nullptr);
+    out["mismatches"] = comparison.mismatches;
+    out["non_finite"] = comparison.non_finite;
+    out["passed"] = comparison.passed();
+    return out;
+}
+
 nlohmann::json correctness_json(const RunRecord& record) {
     nlohmann::json outputs = nlohmann::json::object();
     for (const OutputCheck& check : record.outputs) {
-        outputs[check.spec.name] = {{"max_abs_error", check.comparison.max_abs_error},
-                                    {"max_rel_error", check.comparison.max_rel_error},
-                                    {"atol", check.tolerance.atol},
-                                    {"rtol", check.tolerance.rtol},
-                                    {"mismatches", check.comparison.mismatches},
-                                    {"dtype", to_string(check.spec.dtype)},
-                                    {"start", check.start},
-                                    {"passed", check.comparison.passed()}};
+        nlohmann::json output = comparison_json(check.comparison);
+        output["dtype"] = to_string(check.spec.dtype);
+        output["start"] = check.start;
+        outputs[check.spec.name] = std::move(output);
     }
     return {{"passed", record.passed()}, {"outputs", std::move(outputs)}, {"problems", record.problems}};
+}
+
+// Each compared output's errors in one workload, over its input variants.
+nlohmann::json workload_outputs_json(const RunRecord& record, const Workload& workload) {
+    nlohmann::json outputs = nlohmann::json::object();
+    for (const OutputCheck& check : record.outputs) {
+        if (const auto found = check.workloads.find(workload.name); found != check.workloads.end()) {
+            outputs[check.spec.name] = comparison_json(found->second);
+        }
+    }
+    return outputs;
 }
 
 // The verdict's geometric mean; null when a reading is not positive (a clock that
@@ -137,6 +169,51 @@ nlohmann::json geomean_or_null(const std::vector<double>& values) {
         if (!(value > 0.0)) return nullptr;
     }
     return stats::geometric_mean(values);
+}
+
+nlohmann::json figure(const std::optional<double>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json throughput_json(const SideThroughput& t) {
+    return {{"gflops", figure(t.gflops)},
+            {"gbps", figure(t.gbps)},
+            {"peak_dram_bandwidth_fraction", figure(t.peak_dram_bandwidth_fraction)}};
+}
+
+// Each side's throughput from its median time; null without declared work.
+nlohmann::json throughput_json(const RunRecord& record, const WorkloadRecord& w) {
+    if (!w.work) return nullptr;
+    return {{"reference", throughput_json(throughput(*w.work, w.reference.samples.median, record.peak_dram_gbps))},
+            {"student", throughput_json(throughput(*w.work, w.student.samples.median, record.peak_dram_gbps))}};
+}
+
+nlohmann::json work_json(const WorkloadRecord& w) {
+    if (!w.work) return nullptr;
+    return {{"flops", figure(w.work->flops)}, {"bytes", figure(w.work->bytes)}};
+}
+
+// The run's throughput: each figure's geometric mean over the workloads, as the
+// run's milliseconds are; null without declared work.
+nlohmann::json run_throughput_json(const RunRecord& record) {
+    if (record.workloads.empty() || !record.workloads.front().work) return nullptr;
+    nlohmann::json out = nlohmann::json::object();
+    for (const Side side : {Side::reference, Side::student}) {
+        std::vector<std::optional<double>> gflops;
+        std::vector<std::optional<double>> gbps;
+        std::vector<std::optional<double>> fraction;
+        for (const WorkloadRecord& w : record.workloads) {
+            if (!w.work) return nullptr;
+            const SideRecord& reading = side == Side::reference ? w.reference : w.student;
+            const SideThroughput t = throughput(*w.work, reading.samples.median, record.peak_dram_gbps);
+            gflops.push_back(t.gflops);
+            gbps.push_back(t.gbps);
+            fraction.push_back(t.peak_dram_bandwidth_fraction);
+        }
+        out[std::string(to_string(side))] =
+            throughput_json({geomean_of_all(gflops), geomean_of_all(gbps), geomean_of_all(fraction)});
+    }
+    return out;
 }
 
 // Per side; null where the samples' kernels could not be seen (CUDA under another profiler).
@@ -180,6 +257,8 @@ nlohmann::json performance_json(const RunRecord& record) {
              {"seed", w.workload->seed},
              {"reference_ms", ref},
              {"student_ms", stu},
+             {"work", work_json(w)},
+             {"throughput", throughput_json(record, w)},
              {"ratio", w.ratio.ratio},
              {"ratio_ci", interval_json(w.ratio)},
              {"verdict", stats::to_string(w.ratio.verdict())},
@@ -192,6 +271,7 @@ nlohmann::json performance_json(const RunRecord& record) {
                {"student_ms", w.student.pipelined_ms},
                {"calls", {{"reference", w.reference.pipelined_calls}, {"student", w.student.pipelined_calls}}}}},
              {"samples", {{"reference", samples_json(w.reference)}, {"student", samples_json(w.student)}}},
+             {"outputs", workload_outputs_json(record, *w.workload)},
              {"kernel_set_changed", kernel_set_changed_json(w)},
              {"kernels", {{"reference", to_json(ref_table)["kernels"]}, {"student", to_json(stu_table)["kernels"]}}},
              {"profiler", {{"reference", to_json(ref_table)["profiler"]}, {"student", to_json(stu_table)["profiler"]}}}});
@@ -202,6 +282,7 @@ nlohmann::json performance_json(const RunRecord& record) {
             {"n_workloads", record.workloads.size()},
             {"reference_ms", geomean_or_null(reference_ms)},
             {"student_ms", geomean_or_null(student_ms)},
+            {"throughput", run_throughput_json(record)},
             {"ratio", run_ratio.ratio},
             {"ratio_ci", interval_json(run_ratio)},
             {"verdict", stats::to_string(run_ratio.verdict())},

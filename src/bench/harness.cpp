@@ -379,19 +379,17 @@ private:
             const Tensor* actual = student.find(expected.name());
             if (actual == nullptr) continue;  // a one-sided output: a declared asymmetry
             OutputCheck& check = output_check(expected.name());
-            const Comparison comparison = compare(*actual, expected, check.tolerance);
+            const ComparisonResult comparison = compare(*actual, expected, check.comparison.applied);
             check.comparison.merge(comparison);
+            const auto [measured, first] = check.workloads.try_emplace(workload_.name, comparison);
+            if (!first) measured->second.merge(comparison);
             if (comparison.passed()) continue;
             if (!comparison.shape_problem.empty()) {
                 problem("output '" + expected.name() + "': the student's " + comparison.shape_problem +
                         " (the reference's)");
             } else {
-                std::ostringstream message;
-                message << "output '" << expected.name() << "' differs between the student and the reference: "
-                        << comparison.mismatches << " element(s) outside atol " << check.tolerance.atol << " + rtol "
-                        << check.tolerance.rtol << " * |reference| (max abs error " << comparison.max_abs_error
-                        << ", first at element " << comparison.first_mismatch << ", input variant " << v << ")";
-                problem(message.str());
+                problem("output '" + expected.name() + "' differs between the student and the reference: " +
+                        comparison.failure("reference") + ", on input variant " + std::to_string(v));
             }
         }
     }
@@ -407,7 +405,7 @@ private:
                                                                                     : "accumulates from zero";
         OutputCheck check;
         check.spec = spec;
-        check.tolerance = bench_.tolerance_for(spec);
+        check.comparison.applied = bench_.comparison_for(spec);
         check.start = start;
         return record_.outputs.emplace_back(std::move(check));
     }
@@ -439,17 +437,14 @@ private:
         for (const Tensor& output : state.outputs()) {
             if (calls > 1 && output_starts_.contains(output.name())) continue;
             const Tensor& want = expected.at(output.name());
-            const Comparison comparison =
-                compare(to_host(output, state.host_outputs), want, bench_.tolerance_for(want.spec()));
+            const ComparisonResult comparison =
+                compare(to_host(output, state.host_outputs), want, bench_.comparison_for(want.spec()));
             if (comparison.passed()) continue;
             state.cached_outputs_reported = true;
-            std::ostringstream message;
-            message << "the " << side_name(state.side) << "'s timed call (sample " << sample << ") produced '"
-                    << output.name() << "' unlike its own untimed call on the same inputs ("
-                    << comparison.mismatches << " element(s) outside tolerance, max abs error "
-                    << comparison.max_abs_error << "): its outputs depend on an earlier call "
-                    << "(outputs cached between calls?)";
-            problem(message.str());
+            problem("the " + side_name(state.side) + "'s timed call (sample " + std::to_string(sample) +
+                    ") produced '" + output.name() + "' unlike its own untimed call on the same inputs (" +
+                    comparison.failure("untimed output") +
+                    "): its outputs depend on an earlier call (outputs cached between calls?)");
             return;
         }
     }
@@ -834,6 +829,7 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
         for (const Workload& workload : bench.workloads()) {
             WorkloadRun run_one(bench, contract, *runtime, options, workload, record);
             record.workloads.push_back(run_one.run());
+            if (bench.declare_work()) record.workloads.back().work = bench.declare_work()(workload);
         }
         record.complete = true;
     } catch (const std::exception& e) {
@@ -842,6 +838,7 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
     }
 
     record.device = runtime->device_facts();  // after the run: the load average at its end
+    record.peak_dram_gbps = runtime->peak_dram_gbps();
     result.eval = to_eval_json(record);
     result.problems = record.problems;
     result.notices = record.notices;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,12 +72,14 @@ struct WorkloadRecord {
     double rounds_wall_s = 0.0;        // the rounds' wall time, harness work included
     double measured_s = 0.0;           // both sides' timed calls, summed
     Drift drift;
+    std::optional<Work> work;          // what one call does (Bench::work), for throughput
 };
 
 struct OutputCheck {
     TensorSpec spec;
-    Tolerance tolerance;
-    Comparison comparison;             // student held to the reference, over every workload and input variant
+    ComparisonResult comparison;       // student held to the reference, over every workload and input variant
+    // The same per workload (over its input variants), by workload name.
+    std::map<std::string, ComparisonResult, std::less<>> workloads;
     std::string start;                 // what it holds before a call: "poisoned" (NaN) or how it accumulates
 };
 
@@ -85,6 +88,7 @@ struct RunRecord {
     std::string contract;  // the window.toml the run was held to, absolute: `forge report` reads it
     Backend backend = Backend::host;
     nlohmann::json device;
+    std::optional<double> peak_dram_gbps;  // the device's peak DRAM bandwidth, where known (CUDA)
     std::vector<OutputCheck> outputs;  // the outputs both sides produce
     std::vector<std::string> problems; // correctness failures and caught violations, for people
     std::vector<std::string> notices;  // what a reader should know but does not fail the run

@@ -70,6 +70,9 @@ public:
     virtual ~Runtime() = default;
 
     [[nodiscard]] virtual nlohmann::json device_facts() const = 0;  // eval.json "device"
+    // The device's peak DRAM bandwidth in GB/s, for each side's share of it; nullopt
+    // where no sound figure exists (HOST: a CPU's depends on channels and DIMMs).
+    [[nodiscard]] virtual std::optional<double> peak_dram_gbps() const { return std::nullopt; }
     // What a reader of eval.json should know about this machine's measurements
     // (HOST: a cache flush that does not evict); passed on as notices.
     [[nodiscard]] virtual std::vector<std::string> notices() const { return {}; }

@@ -121,6 +121,8 @@ public:
             if (!ratio->is_number()) fail(perf / "ratio", "is " + describe(*ratio) + ", expected a number or null");
             report.ratio = ratio->get<double>();
         }
+        report.reference_throughput = throughput(*performance, perf, "reference");
+        report.student_throughput = throughput(*performance, perf, "student");
         report.measured = true;
         report.ratio_ci = interval(*performance, perf);
         report.verdict = verdict(*performance, perf);
@@ -167,6 +169,8 @@ private:
             if (!ratio->is_number()) fail(at / "ratio", "is " + describe(*ratio) + ", expected a number or null");
             out.ratio = ratio->get<double>();
         }
+        out.reference.throughput = throughput(value, at, "reference");
+        out.student.throughput = throughput(value, at, "student");
         out.ratio_ci = interval(value, at);
         out.verdict = verdict(value, at);
         if (const auto rounds = value.find("rounds"); rounds != value.end()) out.rounds = *rounds;
@@ -186,6 +190,30 @@ private:
             out.student.kernel_set_changed = flag(*changed, at / "kernel_set_changed", "student");
         }
         return out;
+    }
+
+    // "throughput": {"<side>": {"gflops", "gbps", "peak_dram_bandwidth_fraction"}}; each
+    // absent or null: none (files before throughput have no such key).
+    Throughput throughput(const json& object, const KeyPath& at, std::string_view side) const {
+        Throughput out;
+        const json* sides =
+            object_member(object, at, "throughput", "an object {\"reference\": {...}, \"student\": {...}}");
+        if (!sides) return out;
+        const KeyPath here = at / "throughput";
+        const json* figures =
+            object_member(*sides, here, side, "an object {\"gflops\", \"gbps\", \"peak_dram_bandwidth_fraction\"}");
+        if (!figures) return out;
+        out.gflops = number(*figures, here / side, "gflops");
+        out.gbps = number(*figures, here / side, "gbps");
+        out.peak_dram_bandwidth_fraction = number(*figures, here / side, "peak_dram_bandwidth_fraction");
+        return out;
+    }
+
+    std::optional<double> number(const json& object, const KeyPath& at, std::string_view key) const {
+        const json* value = member(object, key);
+        if (!value) return std::nullopt;
+        if (!value->is_number()) fail(at / key, "is " + describe(*value) + ", expected a number or null");
+        return value->get<double>();
     }
 
     // "ratio_ci": [low, high], two numbers with low <= high; absent or null: none.

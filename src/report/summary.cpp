@@ -108,33 +108,73 @@ std::string verdict_cell(const OperatorSummary& row) {
     return out;
 }
 
-std::vector<std::string> cells_of(const OperatorSummary& row) {
-    return {row.name,
-            row.backend.empty() ? "-" : row.backend,
-            std::to_string(row.workloads),
-            fixed(row.reference_ms, 4),
-            fixed(row.student_ms, 4),
-            fixed(row.raw_ratio, 3),
-            interval_cell(row),
-            verdict_cell(row),
-            fixed(row.credited_ratio, 3),
-            row.prep,
-            row.correctness};
+// "812.4 (20% of peak)": GB/s with the share of the device's peak DRAM bandwidth, where known.
+std::string bandwidth_cell(const Throughput& throughput) {
+    std::string out = fixed(throughput.gbps, 1);
+    if (throughput.gbps && throughput.peak_dram_bandwidth_fraction) {
+        out += " (" + fixed(*throughput.peak_dram_bandwidth_fraction * 100.0, 0) + "% of peak)";
+    }
+    return out;
+}
+
+// The throughput columns appear only when some operator declared that count.
+struct ThroughputColumns {
+    bool flops = false;
+    bool bytes = false;
+};
+
+ThroughputColumns throughput_columns(const std::vector<OperatorSummary>& rows) {
+    ThroughputColumns out;
+    for (const OperatorSummary& row : rows) {
+        for (const Throughput* side : {&row.reference_throughput, &row.student_throughput}) {
+            out.flops = out.flops || side->gflops.has_value();
+            out.bytes = out.bytes || side->gbps.has_value();
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> cells_of(const OperatorSummary& row, ThroughputColumns shown) {
+    std::vector<std::string> cells{row.name, row.backend.empty() ? "-" : row.backend, std::to_string(row.workloads),
+                                   fixed(row.reference_ms, 4), fixed(row.student_ms, 4)};
+    if (shown.flops) {
+        cells.push_back(fixed(row.reference_throughput.gflops, 1));
+        cells.push_back(fixed(row.student_throughput.gflops, 1));
+    }
+    if (shown.bytes) {
+        cells.push_back(bandwidth_cell(row.reference_throughput));
+        cells.push_back(bandwidth_cell(row.student_throughput));
+    }
+    cells.insert(cells.end(), {fixed(row.raw_ratio, 3), interval_cell(row), verdict_cell(row),
+                               fixed(row.credited_ratio, 3), row.prep, row.correctness});
+    return cells;
 }
 
 TextTable summary_table(const std::vector<OperatorSummary>& rows) {
-    TextTable table({{"operator"},
-                     {"backend"},
-                     {"workloads", Align::right},
-                     {"reference ms", Align::right},
-                     {"student ms", Align::right},
-                     {"raw ratio", Align::right},
-                     {"95% interval", Align::right},
-                     {"verdict"},
-                     {"credited", Align::right},
-                     {"prep"},
-                     {"correctness"}});
-    for (const OperatorSummary& row : rows) table.add_row(cells_of(row), row.healthy() ? Emphasis::none : Emphasis::bad);
+    const ThroughputColumns shown = throughput_columns(rows);
+    std::vector<Column> columns{{"operator"},
+                                {"backend"},
+                                {"workloads", Align::right},
+                                {"reference ms", Align::right},
+                                {"student ms", Align::right}};
+    if (shown.flops) {
+        columns.push_back({"reference GFLOP/s", Align::right});
+        columns.push_back({"student GFLOP/s", Align::right});
+    }
+    if (shown.bytes) {
+        columns.push_back({"reference GB/s", Align::right});
+        columns.push_back({"student GB/s", Align::right});
+    }
+    columns.insert(columns.end(), {{"raw ratio", Align::right},
+                                   {"95% interval", Align::right},
+                                   {"verdict"},
+                                   {"credited", Align::right},
+                                   {"prep"},
+                                   {"correctness"}});
+    TextTable table(std::move(columns));
+    for (const OperatorSummary& row : rows) {
+        table.add_row(cells_of(row, shown), row.healthy() ? Emphasis::none : Emphasis::bad);
+    }
     return table;
 }
 
@@ -174,6 +214,8 @@ OperatorSummary summarize_eval(const std::string& eval_path) {
     row.workloads = eval->workloads.size();
     row.reference_ms = eval->reference_ms;
     row.student_ms = eval->student_ms;
+    row.reference_throughput = eval->reference_throughput;
+    row.student_throughput = eval->student_throughput;
     row.raw_ratio = eval->ratio;
     row.ratio_ci = eval->ratio_ci;
     row.verdict = eval->verdict;
@@ -197,6 +239,15 @@ void render_summary_markdown(std::ostream& out, const std::vector<OperatorSummar
 
 nlohmann::json summary_json(const std::vector<OperatorSummary>& rows) {
     const auto number = [](std::optional<double> value) { return value ? nlohmann::json(*value) : nlohmann::json(); };
+    const auto side = [&](const Throughput& t) {
+        return nlohmann::json{{"gflops", number(t.gflops)},
+                              {"gbps", number(t.gbps)},
+                              {"peak_dram_bandwidth_fraction", number(t.peak_dram_bandwidth_fraction)}};
+    };
+    const auto throughput = [&](const OperatorSummary& row) {
+        if (!row.reference_throughput.declared() && !row.student_throughput.declared()) return nlohmann::json();
+        return nlohmann::json{{"reference", side(row.reference_throughput)}, {"student", side(row.student_throughput)}};
+    };
     nlohmann::json operators = nlohmann::json::array();
     for (const OperatorSummary& row : rows) {
         operators.push_back({{"name", row.name},
@@ -207,6 +258,7 @@ nlohmann::json summary_json(const std::vector<OperatorSummary>& rows) {
                              {"workloads", row.workloads},
                              {"reference_ms", number(row.reference_ms)},
                              {"student_ms", number(row.student_ms)},
+                             {"throughput", throughput(row)},
                              {"raw_ratio", number(row.raw_ratio)},
                              {"ratio_ci", row.ratio_ci ? nlohmann::json::array({row.ratio_ci->low, row.ratio_ci->high})
                                                        : nlohmann::json()},

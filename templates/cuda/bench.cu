@@ -21,12 +21,16 @@ fb::Bench make_bench() {
     bench.workload("n65536", {{"n", 65536}}, 1)
         .workload("n262144", {{"n", 262144}}, 2)
         .workload("n1048576", {{"n", 1048576}}, 3);
+    // Optional: what one call does, for GFLOP/s and GB/s beside time (here x read, y written).
+    bench.work([](const fb::Workload& w) { return fb::Work{.bytes = 4.0 * 2 * static_cast<double>(w["n"])}; });
     bench.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
         rng.normal(in.add("x", {w["n"]}, fb::DType::fp32));
     });
     bench.outputs([](const fb::Workload& w) {
         return std::vector<fb::TensorSpec>{{"y", {w["n"]}, fb::DType::fp32}};
     });
+    // y is compared elementwise with the fp32 default (atol 1e-5, rtol 1e-4); for a
+    // reduction or GEMM: bench.tolerance("y", fb::RelativeL2{.max = 1e-5}) (README, section 4).
     bench.reference([](fb::Io& io) {
         const fb::Tensor& x = io.in("x");
         reference::@FORGE_OPERATOR@(x.data<float>(), io.out("y").data<float>(), x.numel(), io.stream());

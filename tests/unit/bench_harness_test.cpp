@@ -15,6 +15,7 @@
 #include "forge/bench/bench.hpp"
 #include "forge/bench/run.hpp"
 #include "forge/contract/contract.hpp"
+#include "forge/eval/eval.hpp"
 #include "forge/exit_code.hpp"
 #include "forge/stats/ratio_interval.hpp"
 #include "bench_add_operator.hpp"
@@ -218,6 +219,93 @@ BOOST_AUTO_TEST_CASE(an_output_mismatch_fails_the_run) {
     BOOST_TEST(c["max_abs_error"].get<double>() == 0.5, boost::test_tools::tolerance(1e-6));
     BOOST_TEST(any_problem_has(result, {"output 'c'", "first at element 7"}));
     BOOST_TEST(!result.eval["performance"].is_null());  // the numbers are still real and reported
+}
+
+// One element off by 0.5 in c ~ N(0, 2) of n elements: relative L2 error about
+// 0.5 / sqrt(2n), so 0.022 at n = 256 and 0.011 at n = 1024.
+BOOST_AUTO_TEST_CASE(each_workload_reports_its_errors_and_the_comparison_applied) {
+    fb::Bench bench = add_bench();
+    bench.student([](fb::Io& io) {
+        add(io);
+        io.out("c").span<float>()[7] += 0.5F;
+    });
+    bench.tolerance("c", fb::RelativeL2{.max = 0.1});
+    const fb::RunResult passed = quick_run(bench, add_contract());
+    BOOST_TEST(passed.exit_code == forge::exit_code::ok);
+    const json& run = passed.eval["correctness"]["outputs"]["c"];
+    BOOST_TEST(run["comparison"] == "relative_l2");
+    BOOST_TEST(run["threshold"] == 0.1);
+    BOOST_TEST(!run.contains("atol"));
+    std::vector<double> errors;
+    for (const json& w : passed.eval["performance"]["workloads"]) {
+        const json& c = w["outputs"]["c"];
+        BOOST_TEST(c["comparison"] == "relative_l2");
+        BOOST_TEST(c["threshold"] == 0.1);
+        BOOST_TEST(c["passed"] == true);
+        BOOST_TEST(c["max_abs_error"].get<double>() == 0.5, boost::test_tools::tolerance(1e-6));
+        BOOST_TEST(c["max_rel_error"].get<double>() > 0.0);
+        errors.push_back(c["relative_l2_error"].get<double>());
+    }
+    BOOST_TEST_REQUIRE(errors.size() == 3u);
+    BOOST_TEST((errors[0] > errors[1] && errors[1] > errors[2]));  // the same error over more elements
+    BOOST_TEST((errors[0] > 0.005 && errors[0] < 0.05));
+    BOOST_TEST(run["relative_l2_error"] == errors[0]);  // the run's figure is the worst workload's
+
+    bench.tolerance("c", fb::RelativeL2{.max = 1e-3});
+    const fb::RunResult failed = quick_run(bench, add_contract());
+    BOOST_TEST(failed.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_problem_has(failed, {"output 'c'", "relative L2 error", "above the threshold 0.001"}));
+    BOOST_TEST(failed.eval["performance"]["workloads"][0]["outputs"]["c"]["passed"] == false);
+}
+
+// An elementwise tolerance is reported with its atol and rtol, per workload too.
+BOOST_AUTO_TEST_CASE(an_elementwise_output_reports_its_atol_and_rtol_per_workload) {
+    const fb::RunResult result = quick_run(add_bench(), add_contract());
+    for (const json& w : result.eval["performance"]["workloads"]) {
+        const json& c = w["outputs"]["c"];
+        BOOST_TEST(c["comparison"] == "elementwise");
+        BOOST_TEST(c["atol"] == fb::default_tolerance(fb::DType::fp32).atol);
+        BOOST_TEST(c["rtol"] == fb::default_tolerance(fb::DType::fp32).rtol);
+        BOOST_TEST(c["relative_l2_error"] == 0.0);
+        BOOST_TEST(c["non_finite"] == 0);
+    }
+}
+
+// The declared work over each side's median, written by the bench and read back
+// by the checks; a bench that declares none writes null and reads as none.
+BOOST_AUTO_TEST_CASE(throughput_round_trips_through_eval_json_with_and_without_work) {
+    fb::Bench bench = add_bench();
+    // c = a + b on n floats: n flops, 12n bytes.
+    bench.work([](const fb::Workload& w) {
+        const double n = static_cast<double>(w["n"]);
+        return fb::Work{.flops = n, .bytes = 12.0 * n};
+    });
+    const fb::RunResult declared = quick_run(bench, add_contract());
+    BOOST_TEST_REQUIRE(declared.exit_code == forge::exit_code::ok);
+    const json& first = declared.eval["performance"]["workloads"][0];
+    BOOST_TEST(first["work"]["flops"] == 256.0);
+    BOOST_TEST(first["work"]["bytes"] == 3072.0);
+    const double ms = first["student_ms"].get<double>();
+    BOOST_TEST(first["throughput"]["student"]["gbps"].get<double>() == 3072.0 / ms / 1e6,
+               boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(first["throughput"]["student"]["peak_dram_bandwidth_fraction"].is_null());  // HOST: no peak
+
+    const forge::EvalReport read = forge::parse_eval(declared.eval.dump(), "eval.json");
+    BOOST_TEST(read.workloads.at(0).student.throughput.gflops.value() == 256.0 / ms / 1e6,
+               boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(read.workloads.at(0).reference.throughput.gbps.has_value());
+    // The run's figure: the geometric mean of the workloads'.
+    double log_sum = 0.0;
+    for (const forge::WorkloadReading& w : read.workloads) log_sum += std::log(*w.student.throughput.gflops);
+    BOOST_TEST(read.student_throughput.gflops.value() == std::exp(log_sum / 3.0), boost::test_tools::tolerance(1e-9));
+    BOOST_TEST(!read.student_throughput.peak_dram_bandwidth_fraction.has_value());
+
+    const fb::RunResult undeclared = quick_run(add_bench(), add_contract());
+    BOOST_TEST(undeclared.eval["performance"]["throughput"].is_null());
+    BOOST_TEST(undeclared.eval["performance"]["workloads"][0]["work"].is_null());
+    const forge::EvalReport none = forge::parse_eval(undeclared.eval.dump(), "eval.json");
+    BOOST_TEST(!none.student_throughput.declared());
+    BOOST_TEST(!none.workloads.at(0).reference.throughput.declared());
 }
 
 BOOST_AUTO_TEST_CASE(an_output_the_student_never_writes_fails) {

@@ -106,16 +106,17 @@ BOOST_AUTO_TEST_CASE(comparison_uses_atol_plus_rtol_of_the_expected_value) {
     e[0] = 1.0F; e[1] = 100.0F; e[2] = 0.0F;
     a[0] = 1.0F; a[1] = 100.05F; a[2] = 1e-6F;
     // |100.05 - 100| = 0.05 <= 1e-5 + 1e-3 * 100: within
-    BOOST_TEST(fb::compare(actual, expected, {.atol = 1e-5, .rtol = 1e-3}).passed());
-    const fb::Comparison strict = fb::compare(actual, expected, {.atol = 1e-5, .rtol = 1e-4});
+    BOOST_TEST(fb::compare(actual, expected, fb::Tolerance{.atol = 1e-5, .rtol = 1e-3}).passed());
+    const fb::ComparisonResult strict = fb::compare(actual, expected, fb::Tolerance{.atol = 1e-5, .rtol = 1e-4});
     BOOST_TEST(!strict.passed());
     BOOST_TEST(strict.mismatches == 1);
     BOOST_TEST(strict.first_mismatch == 1);
     BOOST_TEST(strict.max_abs_error == 0.05, boost::test_tools::tolerance(1e-4));
 
     a[0] = std::numeric_limits<float>::quiet_NaN();
-    BOOST_TEST(fb::compare(actual, expected, {.atol = 1.0, .rtol = 1.0}).mismatches == 1);  // NaN never passes
+    // NaN never passes
+    BOOST_TEST(fb::compare(actual, expected, fb::Tolerance{.atol = 1.0, .rtol = 1.0}).mismatches == 1);
 
     const fb::Tensor other_shape("y", {4}, fb::DType::fp32);
-    BOOST_TEST(!fb::compare(other_shape, expected, {.atol = 1.0, .rtol = 1.0}).shape_problem.empty());
+    BOOST_TEST(!fb::compare(other_shape, expected, fb::Tolerance{.atol = 1.0, .rtol = 1.0}).shape_problem.empty());
 }

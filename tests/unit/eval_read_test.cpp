@@ -336,6 +336,46 @@ BOOST_AUTO_TEST_CASE(an_eval_from_before_paired_rounds_reads_without_an_interval
     BOOST_TEST(!eval->failed());
 }
 
+BOOST_AUTO_TEST_CASE(throughput_is_read_per_workload_and_for_the_run) {
+    const forge::EvalReport eval = forge::parse_eval(R"({
+        "correctness": {"passed": true},
+        "performance": {"ratio": 0.8,
+            "throughput": {"reference": {"gflops": 900.0, "gbps": 3000.0, "peak_dram_bandwidth_fraction": 0.6},
+                           "student": {"gflops": 720.0, "gbps": null}},
+            "workloads": [
+                {"name": "w0", "work": {"flops": 2e9, "bytes": 1e7},
+                 "throughput": {"reference": {"gflops": 1000.0, "gbps": 5.0, "peak_dram_bandwidth_fraction": null},
+                                "student": {"gflops": 800.0, "gbps": 4.0}}},
+                {"name": "w1", "throughput": null}]}})",
+                                                     "eval.json");
+    BOOST_TEST(eval.reference_throughput.gflops.value() == 900.0);
+    BOOST_TEST(eval.reference_throughput.gbps.value() == 3000.0);
+    BOOST_TEST(eval.reference_throughput.peak_dram_bandwidth_fraction.value() == 0.6);
+    BOOST_TEST(eval.student_throughput.gflops.value() == 720.0);
+    BOOST_TEST(!eval.student_throughput.gbps.has_value());
+    BOOST_REQUIRE(eval.workloads.size() == 2u);
+    BOOST_TEST(eval.workloads[0].reference.throughput.gflops.value() == 1000.0);
+    BOOST_TEST(!eval.workloads[0].reference.throughput.peak_dram_bandwidth_fraction.has_value());
+    BOOST_TEST(eval.workloads[0].student.throughput.gbps.value() == 4.0);
+    BOOST_TEST(!eval.workloads[1].student.throughput.declared());
+}
+
+BOOST_AUTO_TEST_CASE(an_eval_from_before_throughput_reads_without_it) {
+    const auto eval = forge::load_eval(data_dir / "layernorm_bwd.json");
+    BOOST_REQUIRE(eval.has_value());
+    BOOST_TEST(!eval->reference_throughput.declared());
+    BOOST_TEST(!eval->student_throughput.declared());
+    BOOST_TEST(!eval->workloads.at(0).student.throughput.declared());
+}
+
+BOOST_AUTO_TEST_CASE(a_throughput_that_is_not_a_number_names_its_key) {
+    BOOST_TEST(parse_error(R"({"performance": {"throughput": {"student": {"gflops": "fast"}}}})").key ==
+               "performance.throughput.student.gflops");
+    BOOST_TEST(parse_error(R"({"performance": {"throughput": [1]}})").key == "performance.throughput");
+    BOOST_TEST(parse_error(R"({"performance": {"workloads": [{"throughput": {"reference": 3}}]}})").key ==
+               "performance.workloads[0].throughput.reference");
+}
+
 BOOST_AUTO_TEST_CASE(an_interval_that_is_not_two_ordered_numbers_names_its_key) {
     for (const char* ci : {R"("0.8")", "[0.8]", "[0.8, 0.9, 1.0]", R"([0.8, "0.9"])"}) {
         const forge::EvalError error =

@@ -42,6 +42,13 @@ void print_measurements(const EvalReport& eval, const RunCredit& run) {
         {"student_ms", eval.student_ms},
         {"student_priced_fraction", run_priced_fraction(run, Side::student)},
         {"reference_priced_fraction", run_priced_fraction(run, Side::reference)},
+        // Where the bench declared its work: each side's throughput over the workloads.
+        {"reference_gflops", eval.reference_throughput.gflops},
+        {"student_gflops", eval.student_throughput.gflops},
+        {"reference_gbps", eval.reference_throughput.gbps},
+        {"student_gbps", eval.student_throughput.gbps},
+        {"reference_peak_dram_bandwidth_fraction", eval.reference_throughput.peak_dram_bandwidth_fraction},
+        {"student_peak_dram_bandwidth_fraction", eval.student_throughput.peak_dram_bandwidth_fraction},
     };
     for (const auto& [name, value] : figures) {
         if (!value) continue;

@@ -27,7 +27,7 @@
 // The harness reads window.toml: each side's call sees exactly the inputs and
 // outputs that side declares (any other name throws, naming the tensor and the
 // side), gets its own copy of the inputs, and has its outputs checked against the
-// other side's with the per-dtype (or per-output) tolerance.
+// other side's with the per-dtype tolerance, or the output's own comparison.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +37,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "forge/bench/dtype.hpp"
@@ -129,19 +130,47 @@ private:
     Tensors produced_;
 };
 
-// |student - reference| <= atol + rtol * |reference|, elementwise (NaN never passes).
+// |student - reference| <= atol + rtol * |reference|, elementwise (NaN and Inf
+// never pass). For elementwise operations, where each element's error is on the
+// scale of that element.
 struct Tolerance {
     double atol = 0.0;
     double rtol = 0.0;
 };
 
+// ||student - reference||_2 / ||reference||_2 <= max, over the whole output. For
+// reductions and GEMMs whose sides sum in different orders: a K-term sum's
+// rounding error grows like sqrt(K) * eps (fp32 K = 4096: ~8e-6 relative), and an
+// element that cancels to near zero has a large relative error of its own that
+// says nothing about the kernel; the norm weighs each error by the output's size.
+// A NaN or Inf in either side never passes; an all-zero reference passes only an
+// all-zero student.
+//
+//     bench.tolerance("y", fb::RelativeL2{.max = 1e-5});
+struct RelativeL2 {
+    double max = 0.0;
+};
+
+// How an output of the student is held to the reference's (and each side's
+// timed calls to its own untimed call): elementwise, or by relative L2 error.
+using Comparison = std::variant<Tolerance, RelativeL2>;
+
 // The default for a dtype (fp32: atol 1e-5, rtol 1e-4; integers: exact).
 [[nodiscard]] Tolerance default_tolerance(DType dtype) noexcept;
+
+// What one call of the operation does, the same for both sides (the operation's
+// work, not a side's): each side's throughput in eval.json is this over its
+// median time. Leave a count out (nullopt) where it means nothing for the operation.
+struct Work {
+    std::optional<double> flops{};  // floating-point operations (a multiply-add counts 2): GEMM 2*m*n*k
+    std::optional<double> bytes{};  // bytes the operation must move: each input read once, each output written once
+};
 
 using MakeInputs = std::function<void(const Workload&, Rng&, Tensors&)>;
 using DeclareOutputs = std::function<std::vector<TensorSpec>(const Workload&)>;
 using Call = std::function<void(Io&)>;
 using Prep = std::function<void(PrepIo&)>;
+using DeclareWork = std::function<Work(const Workload&)>;
 // Fills an accumulating output's starting value for a workload: a host tensor,
 // zero-filled on entry, of the output's shape and dtype.
 using OutputStart = std::function<void(const Workload&, Tensor&)>;
@@ -164,6 +193,9 @@ public:
     Bench& prep(Prep step);
     Bench& tolerance(DType dtype, Tolerance tolerance);
     Bench& tolerance(std::string output, Tolerance tolerance);  // wins over the dtype's
+    Bench& tolerance(std::string output, RelativeL2 tolerance);  // wins over the dtype's
+    // Each workload's FLOP and byte counts, for throughput (GFLOP/s, GB/s) beside time.
+    Bench& work(DeclareWork declare);
     // The output `name` is added into by the calls (dinp += ...), not overwritten.
     // Before every call of either side, outside the timed window, it is set to
     // its starting value: zero, or what `start` fills in. Other outputs are
@@ -184,7 +216,9 @@ public:
         return side == Side::reference ? reference_ : student_;
     }
     [[nodiscard]] const Prep& prep_step() const noexcept { return prep_; }
-    [[nodiscard]] Tolerance tolerance_for(const TensorSpec& output) const;
+    // The output's own comparison, else its dtype's tolerance, else default_tolerance.
+    [[nodiscard]] Comparison comparison_for(const TensorSpec& output) const;
+    [[nodiscard]] const DeclareWork& declare_work() const noexcept { return work_; }
     [[nodiscard]] std::optional<double> precision() const noexcept { return precision_; }
     // The accumulating outputs and how each starts (an empty function: zero).
     [[nodiscard]] const std::map<std::string, OutputStart, std::less<>>& accumulating_outputs() const noexcept {
@@ -203,7 +237,8 @@ private:
     Call student_;
     Prep prep_;
     std::map<DType, Tolerance> dtype_tolerances_;
-    std::map<std::string, Tolerance, std::less<>> output_tolerances_;
+    std::map<std::string, Comparison, std::less<>> output_tolerances_;
+    DeclareWork work_;
     std::optional<double> precision_;
     std::map<std::string, OutputStart, std::less<>> accumulating_;
 };

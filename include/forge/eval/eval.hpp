@@ -51,9 +51,23 @@ inline constexpr std::string_view verdict_faster = "faster";
 inline constexpr std::string_view verdict_slower = "slower";
 inline constexpr std::string_view verdict_indistinguishable = "indistinguishable";
 
+// A side's achieved throughput ("throughput.<side>"): the declared work over its
+// median time. A figure is absent where the bench declared no such count (no
+// Bench::work, or no flops / bytes in it), where the device's peak bandwidth is
+// unknown (HOST), and in files written before throughput.
+struct Throughput {
+    std::optional<double> gflops;  // "gflops": 1e9 floating-point operations per second
+    std::optional<double> gbps;    // "gbps": 1e9 bytes per second
+    // "peak_dram_bandwidth_fraction": gbps over the device's peak DRAM bandwidth
+    std::optional<double> peak_dram_bandwidth_fraction;
+
+    [[nodiscard]] bool declared() const noexcept { return gflops || gbps; }
+};
+
 // One side's readings in one workload.
 struct SideReading {
     std::optional<double> ms;                // the timed reading
+    Throughput throughput;                   // "throughput.<side>"
     std::optional<KernelTable> kernels;      // absent: no table on record; an empty table has no rows
     std::optional<ProfilerDigest> profiler;  // absent when the eval has none (or an empty one)
     // "kernel_set_changed.<side>": a timed sample ran other kernels than the
@@ -89,6 +103,10 @@ struct EvalReport {
     nlohmann::json prep;                       // "performance.prep" as written; null when absent
     std::optional<double> reference_ms;        // "performance.reference_ms"
     std::optional<double> student_ms;          // "performance.student_ms"
+    // "performance.throughput.<side>": geometric means over the workloads (a
+    // figure only when every workload has it).
+    Throughput reference_throughput;
+    Throughput student_throughput;
     std::optional<double> ratio;               // "performance.ratio"
     std::optional<RatioCi> ratio_ci;           // "performance.ratio_ci" (older files: absent)
     std::optional<std::string> verdict;        // "performance.verdict"

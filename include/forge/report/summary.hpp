@@ -1,7 +1,7 @@
 // `forge report`: one line per operator over many eval.json files: the raw
 // ratio (the verdict) with its interval and verdict word, the credited ratio
-// beside it, the prep check and the bench's correctness. A skipped bench is
-// listed with its reason.
+// beside it, the prep check and the bench's correctness; each side's GFLOP/s and
+// GB/s where a bench declared its work. A skipped bench is listed with its reason.
 #pragma once
 
 #include <cstddef>
@@ -25,6 +25,8 @@ struct OperatorSummary {
     std::size_t workloads = 0;
     std::optional<double> reference_ms;
     std::optional<double> student_ms;
+    Throughput reference_throughput;         // over the workloads, where the bench declared its work
+    Throughput student_throughput;
     std::optional<double> raw_ratio;
     std::optional<RatioCi> ratio_ci;         // the raw ratio's 95% interval (older evals: none)
     std::optional<std::string> verdict;      // faster / slower / indistinguishable
@@ -45,6 +47,7 @@ struct OperatorSummary {
 void render_summary_text(std::ostream& out, const std::vector<OperatorSummary>& rows, bool colour);
 void render_summary_markdown(std::ostream& out, const std::vector<OperatorSummary>& rows);
 // {"operators": [{"name", "eval", "backend", "ran", "skipped", "workloads", "reference_ms", "student_ms",
+//  "throughput" ({"reference": {"gflops", "gbps", "peak_dram_bandwidth_fraction"}, "student": {...}} or null),
 //  "raw_ratio", "ratio_ci", "verdict", "precision_reached", "credited_ratio", "prep", "correctness", "notes"}]}
 [[nodiscard]] nlohmann::json summary_json(const std::vector<OperatorSummary>& rows);
 
