@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <deque>
+#include <exception>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -120,11 +121,13 @@ public:
         for (int v = 0; v < input_variants; ++v) make_variant(v, result);
         check_prep_declarations();
         bind_layouts();
+        set_up_sides();
         for (int v = 0; v < input_variants; ++v) correctness(v);
         measure_rounds(result);
         measure_pipelined(side(Side::reference), result.reference);
         measure_pipelined(side(Side::student), result.student);
         profile(result);
+        tear_down_sides();
         log_workload(result);
         if (result.prep) result.prep->mutated.assign(mutated_.begin(), mutated_.end());
         return result;
@@ -283,6 +286,31 @@ private:
             }
         }
         for (SideState& state : sides_) use_layout(state, 0);
+    }
+
+    // Each side's setup (Bench::setup), after the runtime chose the device and
+    // before the workload's first call; the device is synchronized after it so
+    // none of its work runs into a window.
+    void set_up_sides() {
+        for (SideState& state : sides_) {
+            const SideSetup& setup = bench_.side_setup(state.side);
+            if (!setup.make) continue;
+            std::shared_ptr<void> made;
+            try {
+                made = setup.make(workload_, runtime_.stream());
+                runtime_.synchronize();
+            } catch (const std::exception& e) {
+                fail("the " + side_name(state.side) + "'s setup failed: " + e.what());
+            }
+            detail::Access::set_state(state.io, std::move(made), *setup.state_type);
+        }
+    }
+
+    // After the workload's last call: the device finishes its work, then each
+    // side's State is destroyed (its destructor is the side's teardown).
+    void tear_down_sides() {
+        runtime_.synchronize();
+        for (SideState& state : sides_) detail::Access::drop_state(state.io);
     }
 
     // Points the side's Io at one of its layouts, in the declared order.

@@ -27,6 +27,15 @@ fb::Bench make_bench() {
     bench.outputs([](const fb::Workload& w) {
         return std::vector<fb::TensorSpec>{{"y", {w["n"]}, fb::DType::fp32}};
     });
+    // A side that needs a library handle, a plan or a workspace (cublasCreate,
+    // a cuFFT plan, cudaFuncSetAttribute) makes it in its setup: once per
+    // workload, on the GPU the run uses, outside every timed window. Its calls
+    // reach it with io.state<T>(); its destructor is the teardown, e.g.
+    //     using Blas = std::unique_ptr<cublasContext, decltype(&cublasDestroy)>;
+    //     bench.setup(fb::Side::reference, [](const fb::Workload&, fb::Stream stream) {
+    //         return reference::make_blas(stream);  // cublasCreate + cublasSetStream, returns a Blas
+    //     });
+    //     ... reference::@FORGE_OPERATOR@(io.state<Blas>().get(), ...);
     bench.reference([](fb::Io& io) {
         const fb::Tensor& x = io.in("x");
         reference::@FORGE_OPERATOR@(x.data<float>(), io.out("y").data<float>(), x.numel(), io.stream());

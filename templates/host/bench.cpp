@@ -24,6 +24,13 @@ fb::Bench make_bench() {
     bench.outputs([](const fb::Workload& w) {
         return std::vector<fb::TensorSpec>{{"y", {w["n"]}, fb::DType::fp32}};
     });
+    // A side that needs a handle, a plan or a workspace makes it in its setup:
+    // once per workload, outside every timed window. Its calls reach it with
+    // io.state<T>(); its destructor is the teardown, e.g.
+    //     bench.setup(fb::Side::reference, [](const fb::Workload& w, fb::Stream) {
+    //         return std::vector<float>(static_cast<std::size_t>(w["n"]));  // a workspace
+    //     });
+    //     ... io.state<std::vector<float>>().data() ...
     bench.reference([](fb::Io& io) {
         const fb::Tensor& x = io.in("x");
         reference::@FORGE_OPERATOR@(x.data<float>(), io.out("y").data<float>(), x.numel());
