@@ -629,3 +629,37 @@ BOOST_AUTO_TEST_CASE(a_setup_that_throws_fails_the_run_naming_the_side_and_the_w
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_problem_has(result, {"workload 'n512'", "reference's setup failed: no handle left"}));
 }
+
+// Every check that needs no device comes before the device is asked for: a CUDA
+// bench that disagrees with window.toml fails with the run's own message, on any
+// machine, instead of skipping where there is no GPU (its calls never run).
+BOOST_AUTO_TEST_CASE(a_definition_that_disagrees_with_the_contract_fails_before_the_device_check) {
+    fb::Bench cuda{fb::Backend::cuda};
+    cuda.workload("n64", {{"n", 64}}, 1).workload("n128", {{"n", 128}}, 2).workload("n256", {{"n", 256}}, 3);
+    add_tensors(cuda);
+    cuda.reference(add);
+    cuda.student(add);
+    const auto fails_before_the_device = [](const fb::Bench& bench, const forge::WindowContract& contract,
+                                            std::initializer_list<std::string> texts) {
+        const fb::RunResult result = quick_run(bench, contract);
+        BOOST_TEST(result.exit_code == forge::exit_code::problems);
+        BOOST_TEST(result.eval["device"].is_null());  // no runtime was made
+        BOOST_TEST(result.eval["correctness"]["passed"] == false);
+        BOOST_TEST(any_problem_has(result, texts));
+    };
+
+    forge::WindowContract renamed = add_contract();
+    renamed.reference_outputs = {"sum"};
+    renamed.student_outputs = {"sum"};
+    fails_before_the_device(cuda, renamed, {"workload 'n64'", "outputs() declares 'c'", "neither side"});
+
+    forge::WindowContract unmade = add_contract();
+    unmade.student_inputs.push_back("mean");
+    fails_before_the_device(cuda, unmade, {"'mean' in [student].inputs", "did not make it", "made: a, b"});
+
+    fb::Bench accumulating = cuda;
+    accumulating.accumulates("dx");
+    fails_before_the_device(accumulating, add_contract(), {"Bench::accumulates names 'dx'"});
+
+    fails_before_the_device(cuda, add_contract(64), {"symmetrizes 's'", "no prep step"});
+}
