@@ -1,5 +1,6 @@
 // The bench of gemm_bias_gelu_cuda: a ~ N(0, 1), b ~ N(0, 1/k) (so y is O(1)),
-// bias ~ U(-1, 1). Every call launches on io.stream(), the stream the harness times.
+// bias ~ U(-1, 1). Every call launches on io.stream(), the stream the harness times;
+// the reference's cuBLAS handle comes from its setup (io.state).
 #include <cmath>
 #include <vector>
 
@@ -12,7 +13,9 @@ namespace fb = forge::bench;
 
 namespace {
 
-void call(fb::Io& io, decltype(&reference::gemm_bias_gelu) gemm) {
+// The two calls take the same tensors; the reference also its cuBLAS handle.
+template <class Gemm>
+void call(fb::Io& io, Gemm gemm) {
     const fb::Tensor& a = io.in("a");
     const fb::Tensor& b = io.in("b");
     gemm(a.data<float>(), b.data<float>(), io.in("bias").data<float>(), io.out("y").data<float>(), a.dim(0), b.dim(1),
@@ -37,7 +40,15 @@ fb::Bench make_bench() {
     bench.outputs([](const fb::Workload& w) {
         return std::vector<fb::TensorSpec>{{"y", {w["m"], w["n"]}, fb::DType::fp32}};
     });
-    bench.reference([](fb::Io& io) { call(io, &reference::gemm_bias_gelu); });
+    // The reference's cuBLAS handle: made per workload outside every timed window
+    // (cublasCreate costs milliseconds), bound to the bench's stream, destroyed
+    // after the workload's last call.
+    bench.setup(fb::Side::reference,
+                [](const fb::Workload&, fb::Stream stream) { return reference::make_blas(stream); });
+    bench.reference([](fb::Io& io) {
+        cublasContext* blas = io.state<reference::Blas>().get();
+        call(io, [blas](auto... args) { reference::gemm_bias_gelu(blas, args...); });
+    });
     bench.student([](fb::Io& io) { call(io, &student::gemm_bias_gelu); });
     // Two fp32 summation orders over up to 4096 products of O(1/sqrt(k)) terms.
     bench.tolerance("y", {.atol = 1e-4, .rtol = 1e-3});

@@ -2,7 +2,9 @@
 // a bench's own code cannot do.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <typeinfo>
 #include <utility>
 
 #include "forge/bench/bench.hpp"
@@ -18,6 +20,15 @@ struct Access {
     static void unbind_all(Io& io) noexcept {
         io.inputs_.clear();
         io.outputs_.clear();
+    }
+    // What the side's setup made (Bench::setup), for io.state(); dropped to tear it down.
+    static void set_state(Io& io, std::shared_ptr<void> state, const std::type_info& type) noexcept {
+        io.state_ = std::move(state);
+        io.state_type_ = &type;
+    }
+    static void drop_state(Io& io) noexcept {
+        io.state_.reset();
+        io.state_type_ = nullptr;
     }
     [[nodiscard]] static const auto& inputs(const Io& io) noexcept { return io.inputs_; }
     [[nodiscard]] static const auto& outputs(const Io& io) noexcept { return io.outputs_; }

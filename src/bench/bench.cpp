@@ -83,6 +83,11 @@ Bench& Bench::prep(Prep step) {
     return *this;
 }
 
+Bench& Bench::set_setup(Side side, SideSetup setup) {
+    (side == Side::reference ? reference_setup_ : student_setup_) = std::move(setup);
+    return *this;
+}
+
 Bench& Bench::tolerance(DType dtype, Tolerance tolerance) {
     dtype_tolerances_[dtype] = tolerance;
     return *this;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <deque>
+#include <exception>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -68,6 +69,106 @@ bool contains(const std::vector<std::string>& names, std::string_view name) {
     return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+[[noreturn]] void fail_in(const Workload& workload, const std::string& message) {
+    throw BenchError("workload '" + workload.name + "': " + message);
+}
+
+// The workload's outputs by name, as outputs() declares them, held to window.toml
+// and to Bench::accumulates.
+std::map<std::string, TensorSpec> declared_output_specs(const Bench& bench, const WindowContract& contract,
+                                                        const Workload& workload) {
+    std::map<std::string, TensorSpec> specs;
+    for (TensorSpec& spec : bench.declare_outputs()(workload)) {
+        if (specs.count(spec.name) != 0) fail_in(workload, "outputs() declares '" + spec.name + "' twice");
+        const bool declared = contains(contract.reference_outputs, spec.name) ||
+                              contains(contract.student_outputs, spec.name);
+        if (!declared) {
+            fail_in(workload, "outputs() declares '" + spec.name + "', which window.toml lists as an output of "
+                              "neither side; remove it from outputs() or declare it in window.toml");
+        }
+        specs.emplace(spec.name, std::move(spec));
+    }
+    for (Side s : sides) {
+        for (const std::string& name : declared_outputs(contract, s)) {
+            if (specs.count(name) == 0) {
+                fail_in(workload, "window.toml declares '" + name + "' in [" + side_name(s) +
+                                      "].outputs but the bench's outputs() gives no shape for it; add it there");
+            }
+        }
+    }
+    for (const auto& entry : bench.accumulating_outputs()) {
+        if (specs.count(entry.first) == 0) {
+            fail_in(workload, "Bench::accumulates names '" + entry.first + "', which the bench's outputs() does not "
+                              "declare: name one of its outputs");
+        }
+    }
+    return specs;
+}
+
+// The inputs the bench makes for the workload from `seed`, all in host memory.
+Tensors make_host_inputs(const Bench& bench, const Workload& workload, std::uint64_t seed) {
+    Rng rng(seed);
+    Tensors made;
+    bench.make_inputs()(workload, rng, made);
+    for (const Tensor& tensor : made) {
+        if (tensor.place() != Place::host) fail_in(workload, "inputs() made '" + tensor.name() + "' outside host memory");
+    }
+    return made;
+}
+
+std::string unmade_input(Side side, const std::string& name, const std::vector<std::string>& made,
+                         const std::vector<std::string>& prep_produced) {
+    return "window.toml declares '" + name + "' in [" + side_name(side) + "].inputs, but the bench's inputs() did "
+           "not make it and its prep step did not produce it (made: " + joined(made) + "; prep produced: " +
+           joined(prep_produced) + ")";
+}
+
+// What window.toml says the prep step produces, against what this bench does.
+std::vector<std::string> prep_declaration_problems(const Bench& bench, const WindowContract& contract,
+                                                   const Workload& workload, const std::vector<std::string>& made) {
+    std::vector<std::string> problems;
+    for (const Asymmetry* entry : contract.prep_entries()) {
+        if (!bench.prep_step()) {
+            problems.push_back("workload '" + workload.name + "': window.toml symmetrizes '" + entry->name +
+                               "' (produced by prep) but the bench has no prep step: give it one with Bench::prep");
+        } else if (contains(made, entry->name)) {
+            problems.push_back("workload '" + workload.name + "': window.toml says the prep step produces '" +
+                               entry->name + "', but the bench's inputs() made it: produce it in the prep step");
+        }
+    }
+    return problems;
+}
+
+// Every check of the definition against window.toml that needs no device, run
+// before the runtime exists, so a machine without a GPU fails a mistaken CUDA
+// bench instead of skipping it. Per workload, in order: its outputs, and its
+// inputs made on the host and dropped at once (one workload's at a time, as the
+// run holds them). Stops at the first workload with a problem: the others would
+// mostly repeat it.
+// An input the prep step may produce is checked in the run, after the prep step.
+std::vector<std::string> declaration_problems(const Bench& bench, const WindowContract& contract) {
+    for (const Workload& workload : bench.workloads()) {
+        std::vector<std::string> problems;
+        try {
+            (void)declared_output_specs(bench, contract, workload);
+            std::vector<std::string> made;
+            for (const Tensor& tensor : make_host_inputs(bench, workload, variant_seed(workload, 0))) {
+                made.push_back(tensor.name());
+            }
+            problems = prep_declaration_problems(bench, contract, workload, made);
+            for (Side s : sides) {
+                for (const std::string& name : declared_inputs(contract, s)) {
+                    if (!contains(made, name) && !bench.prep_step()) fail_in(workload, unmade_input(s, name, made, {}));
+                }
+            }
+        } catch (const std::exception& e) {
+            problems.push_back(e.what());
+        }
+        if (!problems.empty()) return problems;
+    }
+    return {};
+}
+
 std::string format_ms(double ms) {
     std::ostringstream out;
     out.precision(4);
@@ -119,12 +220,13 @@ public:
         declare_outputs();
         make_output_starts();
         for (int v = 0; v < input_variants; ++v) make_variant(v, result);
-        check_prep_declarations();
         bind_layouts();
+        set_up_sides();
         for (int v = 0; v < input_variants; ++v) correctness(v);
         measure_rounds(result);
         measure_pipelined(result);
         profile(result);
+        tear_down_sides();
         log_workload(result);
         if (result.prep) result.prep->mutated.assign(mutated_.begin(), mutated_.end());
         return result;
@@ -133,9 +235,7 @@ public:
 private:
     SideState& side(Side s) { return sides_[s == Side::reference ? 0 : 1]; }
 
-    [[noreturn]] void fail(const std::string& message) const {
-        throw BenchError("workload '" + workload_.name + "': " + message);
-    }
+    [[noreturn]] void fail(const std::string& message) const { fail_in(workload_, message); }
 
     void notice(const std::string& message) {
         record_.notices.push_back("workload '" + workload_.name + "': " + message);
@@ -143,37 +243,14 @@ private:
 
     void problem(const std::string& message) { record_.problems.push_back("workload '" + workload_.name + "': " + message); }
 
-    void declare_outputs() {
-        for (TensorSpec& spec : bench_.declare_outputs()(workload_)) {
-            if (output_specs_.count(spec.name) != 0) fail("outputs() declares '" + spec.name + "' twice");
-            const bool declared = contains(contract_.reference_outputs, spec.name) ||
-                                  contains(contract_.student_outputs, spec.name);
-            if (!declared) {
-                fail("outputs() declares '" + spec.name + "', which window.toml lists as an output of neither side; "
-                     "remove it from outputs() or declare it in window.toml");
-            }
-            output_specs_.emplace(spec.name, std::move(spec));
-        }
-        for (Side s : sides) {
-            for (const std::string& name : declared_outputs(contract_, s)) {
-                if (output_specs_.count(name) == 0) {
-                    fail("window.toml declares '" + name + "' in [" + side_name(s) +
-                         "].outputs but the bench's outputs() gives no shape for it; add it there");
-                }
-            }
-        }
-    }
+    void declare_outputs() { output_specs_ = declared_output_specs(bench_, contract_, workload_); }
 
     // Each accumulating output's starting value, on the backend, made once.
     void make_output_starts() {
         for (const auto& [name, start] : bench_.accumulating_outputs()) {
-            const auto spec = output_specs_.find(name);
-            if (spec == output_specs_.end()) {
-                fail("Bench::accumulates names '" + name + "', which the bench's outputs() does not declare: "
-                     "name one of its outputs");
-            }
+            const TensorSpec& spec = output_specs_.at(name);  // declared_output_specs held it to outputs()
             Tensors host;
-            Tensor& value = host.add(name, spec->second.shape, spec->second.dtype);
+            Tensor& value = host.add(name, spec.shape, spec.dtype);
             if (start) start(workload_, value);
             runtime_.copy(value, output_starts_.add(runtime_.allocate(value.spec())));
         }
@@ -181,12 +258,9 @@ private:
 
     // Inputs from the variant's seed, on the backend; then the prep step on them.
     void make_variant(int v, WorkloadRecord& result) {
-        Rng rng(variant_seed(workload_, v));
-        Tensors made;
-        bench_.make_inputs()(workload_, rng, made);
+        const Tensors made = make_host_inputs(bench_, workload_, variant_seed(workload_, v));
         Tensors& pool = pools_[static_cast<std::size_t>(v)];
         for (const Tensor& tensor : made) {
-            if (tensor.place() != Place::host) fail("inputs() made '" + tensor.name() + "' outside host memory");
             Tensor& copy = pool.add(runtime_.allocate(tensor.spec()));
             runtime_.copy(tensor, copy);
         }
@@ -222,19 +296,6 @@ private:
         if (v == 0) result.prep = std::move(prep);
     }
 
-    // What window.toml says the prep step produces, against what this bench does.
-    void check_prep_declarations() {
-        for (const Asymmetry* entry : contract_.prep_entries()) {
-            if (!bench_.prep_step()) {
-                problem("window.toml symmetrizes '" + entry->name + "' (produced by prep) but the bench has no "
-                        "prep step: give it one with Bench::prep");
-            } else if (contains(made_names_, entry->name)) {
-                problem("window.toml says the prep step produces '" + entry->name +
-                        "', but the bench's inputs() made it: produce it in the prep step");
-            }
-        }
-    }
-
     // How many copies (layouts) of each side's tensors the rounds rotate through.
     // Where a side's tensors sit (their page offsets, the physical pages and cache
     // sets behind them) moves its time by several percent, the same for a whole
@@ -263,11 +324,7 @@ private:
         for (SideState& state : sides_) {
             state.layouts.resize(count);
             for (const std::string& name : declared_inputs(contract_, state.side)) {
-                if (pools_[0].find(name) == nullptr) {
-                    fail("window.toml declares '" + name + "' in [" + side_name(state.side) +
-                         "].inputs, but the bench's inputs() did not make it and its prep step did not produce it "
-                         "(made: " + joined(made_names_) + "; prep produced: " + joined(prep_names_) + ")");
-                }
+                if (pools_[0].find(name) == nullptr) fail(unmade_input(state.side, name, made_names_, prep_names_));
                 if (contains(prep_names_, name)) state.prep_inputs.push_back(name);
             }
         }
@@ -283,6 +340,31 @@ private:
             }
         }
         for (SideState& state : sides_) use_layout(state, 0);
+    }
+
+    // Each side's setup (Bench::setup), after the runtime chose the device and
+    // before the workload's first call; the device is synchronized after it so
+    // none of its work runs into a window.
+    void set_up_sides() {
+        for (SideState& state : sides_) {
+            const SideSetup& setup = bench_.side_setup(state.side);
+            if (!setup.make) continue;
+            std::shared_ptr<void> made;
+            try {
+                made = setup.make(workload_, runtime_.stream());
+                runtime_.synchronize();
+            } catch (const std::exception& e) {
+                fail("the " + side_name(state.side) + "'s setup failed: " + e.what());
+            }
+            detail::Access::set_state(state.io, std::move(made), *setup.state_type);
+        }
+    }
+
+    // After the workload's last call: the device finishes its work, then each
+    // side's State is destroyed (its destructor is the side's teardown).
+    void tear_down_sides() {
+        runtime_.synchronize();
+        for (SideState& state : sides_) detail::Access::drop_state(state.io);
     }
 
     // Points the side's Io at one of its layouts, in the declared order.
@@ -786,6 +868,21 @@ std::unique_ptr<Runtime> make_runtime(Backend backend, const RunOptions& options
     return backend == Backend::cuda ? make_cuda_runtime(options.cuda_device) : make_host_runtime();
 }
 
+// A run's result from its record: eval.json (written when asked), the problems and notices logged.
+RunResult finish(const RunRecord& record, const RunOptions& options) {
+    RunResult result;
+    result.eval = to_eval_json(record);
+    result.problems = record.problems;
+    result.notices = record.notices;
+    result.exit_code = record.passed() ? exit_code::ok : exit_code::problems;
+    if (options.log != nullptr) {
+        for (const std::string& problem : result.problems) *options.log << "[forge bench] problem: " << problem << "\n";
+        for (const std::string& notice : result.notices) *options.log << "[forge bench] notice: " << notice << "\n";
+    }
+    if (!options.eval_path.empty()) write_eval(options.eval_path, result.eval);
+    return result;
+}
+
 }  // namespace
 
 RunResult run(const Bench& bench, const WindowContract& contract, const RunOptions& options) {
@@ -795,6 +892,20 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
         result.problems = std::move(problems);
         return result;
     }
+
+    RunRecord record;
+    record.operator_name = options.operator_name;
+    if (!contract.path.empty()) record.contract = std::filesystem::absolute(contract.path).string();
+    record.backend = bench.backend();
+    record.has_prep = static_cast<bool>(bench.prep_step());
+    record.stopping = options.quick ? StoppingParameters::quick() : StoppingParameters::standard();
+    if (bench.precision()) record.stopping.precision = *bench.precision();
+    if (options.precision) record.stopping.precision = *options.precision;
+    record.build = options.build;
+    // Before the device: a definition that disagrees with window.toml fails on
+    // every machine, a GPU-less one included (eval.json then has no device facts).
+    record.problems = declaration_problems(bench, contract);
+    if (!record.problems.empty()) return finish(record, options);
 
     std::unique_ptr<Runtime> runtime;
     try {
@@ -815,16 +926,7 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
         return result;
     }
 
-    RunRecord record;
-    record.operator_name = options.operator_name;
-    if (!contract.path.empty()) record.contract = std::filesystem::absolute(contract.path).string();
-    record.backend = bench.backend();
     record.notices = runtime->notices();
-    record.has_prep = static_cast<bool>(bench.prep_step());
-    record.stopping = options.quick ? StoppingParameters::quick() : StoppingParameters::standard();
-    if (bench.precision()) record.stopping.precision = *bench.precision();
-    if (options.precision) record.stopping.precision = *options.precision;
-    record.build = options.build;
     try {
         for (const Workload& workload : bench.workloads()) {
             WorkloadRun run_one(bench, contract, *runtime, options, workload, record);
@@ -839,16 +941,7 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
 
     record.device = runtime->device_facts();  // after the run: the load average at its end
     record.peak_dram_gbps = runtime->peak_dram_gbps();
-    result.eval = to_eval_json(record);
-    result.problems = record.problems;
-    result.notices = record.notices;
-    result.exit_code = record.passed() ? exit_code::ok : exit_code::problems;
-    if (options.log != nullptr) {
-        for (const std::string& problem : result.problems) *options.log << "[forge bench] problem: " << problem << "\n";
-        for (const std::string& notice : result.notices) *options.log << "[forge bench] notice: " << notice << "\n";
-    }
-    if (!options.eval_path.empty()) write_eval(options.eval_path, result.eval);
-    return result;
+    return finish(record, options);
 }
 
 }  // namespace forge::bench

@@ -1,10 +1,28 @@
 #include "forge/bench/bench.hpp"
 
+#if __has_include(<cxxabi.h>)
+#include <cxxabi.h>
+#endif
+
+#include <cstdlib>
+#include <memory>
 #include <string>
 
 namespace forge::bench {
 
 namespace {
+
+// A type's name as its source spells it where the ABI can say (typeid's own is mangled).
+std::string type_name(const std::type_info& type) {
+#if __has_include(<cxxabi.h>)
+    int status = 0;
+    const auto release = [](char* text) { std::free(text); };
+    const std::unique_ptr<char, decltype(release)> readable(abi::__cxa_demangle(type.name(), nullptr, nullptr, &status),
+                                                            release);
+    if (status == 0 && readable) return readable.get();
+#endif
+    return type.name();
+}
 
 using Bound = std::vector<std::pair<std::string, Tensor*>>;
 
@@ -36,6 +54,25 @@ const Tensor& Io::in(std::string_view name) const {
 Tensor& Io::out(std::string_view name) {
     if (Tensor* tensor = lookup(outputs_, name)) return *tensor;
     undeclared(side_, "outputs", name, outputs_);
+}
+
+void* Io::state_of(const std::type_info& asked) const {
+    const std::string side = std::string(to_string(side_));
+    if (state_type_ == nullptr) {
+        throw BenchError("the " + side + "'s call asked for its state (io.state<" + type_name(asked) +
+                         ">()), but the bench gives the " + side + " no setup: make the state in "
+                         "Bench::setup(fb::Side::" + side + ", [](const fb::Workload&, fb::Stream) { ... })");
+    }
+    if (*state_type_ == typeid(void)) {
+        throw BenchError("the " + side + "'s call asked for its state (io.state<" + type_name(asked) +
+                         ">()), but the " + side + "'s setup returns nothing: return the state from the setup");
+    }
+    if (*state_type_ != asked) {
+        throw BenchError("the " + side + "'s call asked for its state as '" + type_name(asked) + "', but the " +
+                         side + "'s setup made a '" + type_name(*state_type_) + "': ask for io.state<" +
+                         type_name(*state_type_) + ">()");
+    }
+    return state_.get();
 }
 
 const Tensor& PrepIo::in(std::string_view name) const {

@@ -31,6 +31,15 @@ fb::Bench make_bench() {
     });
     // y is compared elementwise with the fp32 default (atol 1e-5, rtol 1e-4); for a
     // reduction or GEMM: bench.tolerance("y", fb::RelativeL2{.max = 1e-5}) (README, section 4).
+    // A side that needs a library handle, a plan or a workspace (cublasCreate,
+    // a cuFFT plan, cudaFuncSetAttribute) makes it in its setup: once per
+    // workload, on the GPU the run uses, outside every timed window. Its calls
+    // reach it with io.state<T>(); its destructor is the teardown, e.g.
+    //     using Blas = std::unique_ptr<cublasContext, decltype(&cublasDestroy)>;
+    //     bench.setup(fb::Side::reference, [](const fb::Workload&, fb::Stream stream) {
+    //         return reference::make_blas(stream);  // cublasCreate + cublasSetStream, returns a Blas
+    //     });
+    //     ... reference::@FORGE_OPERATOR@(io.state<Blas>().get(), ...);
     bench.reference([](fb::Io& io) {
         const fb::Tensor& x = io.in("x");
         reference::@FORGE_OPERATOR@(x.data<float>(), io.out("y").data<float>(), x.numel(), io.stream());

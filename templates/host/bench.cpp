@@ -28,6 +28,13 @@ fb::Bench make_bench() {
     });
     // y is compared elementwise with the fp32 default (atol 1e-5, rtol 1e-4); for a
     // reduction or GEMM: bench.tolerance("y", fb::RelativeL2{.max = 1e-5}) (README, section 4).
+    // A side that needs a handle, a plan or a workspace makes it in its setup:
+    // once per workload, outside every timed window. Its calls reach it with
+    // io.state<T>(); its destructor is the teardown, e.g.
+    //     bench.setup(fb::Side::reference, [](const fb::Workload& w, fb::Stream) {
+    //         return std::vector<float>(static_cast<std::size_t>(w["n"]));  // a workspace
+    //     });
+    //     ... io.state<std::vector<float>>().data() ...
     bench.reference([](fb::Io& io) {
         const fb::Tensor& x = io.in("x");
         reference::@FORGE_OPERATOR@(x.data<float>(), io.out("y").data<float>(), x.numel());

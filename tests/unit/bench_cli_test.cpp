@@ -108,11 +108,11 @@ BOOST_AUTO_TEST_CASE(precision_is_a_fraction) {
                forge::exit_code::usage);
 }
 
-#ifndef FORGE_BENCH_HAS_CUDA
 namespace {
 fb::Bench make_cuda_add() { return make_add(fb::Backend::cuda); }
 }  // namespace
 
+#ifndef FORGE_BENCH_HAS_CUDA
 // The skip is written down, so forge report can say the operator measured nothing and why.
 BOOST_AUTO_TEST_CASE(a_cuda_bench_without_the_cuda_backend_skips_with_77_and_says_why_in_the_eval) {
     TempDir dir;
@@ -129,6 +129,25 @@ BOOST_AUTO_TEST_CASE(a_cuda_bench_without_the_cuda_backend_skips_with_77_and_say
     BOOST_TEST(json["performance"].is_null());
 }
 #endif
+
+// The checks that need no device come before the device check: a CUDA bench whose
+// output disagrees with window.toml fails on a machine without a GPU (or against a
+// forge::bench without CUDA) instead of skipping, and says why.
+BOOST_AUTO_TEST_CASE(a_cuda_bench_that_disagrees_with_its_contract_fails_without_a_device) {
+    TempDir dir;
+    const fs::path eval = dir.path / "eval.json";
+    const int code = bench_main({"--contract", (data_dir / "add_output_renamed.toml").string(), "--eval",
+                                 eval.string(), "--operator", "add"},
+                                &make_cuda_add);
+    BOOST_TEST(code == forge::exit_code::problems);
+    std::ifstream in(eval);
+    const auto json = nlohmann::json::parse(in);
+    BOOST_TEST(json["backend"] == "cuda");
+    BOOST_TEST(!json.contains("skipped"));
+    BOOST_TEST(json["correctness"]["passed"] == false);
+    BOOST_TEST(any_has(json["correctness"]["problems"].get<std::vector<std::string>>(),
+                       {"workload 'n64'", "outputs() declares 'c'", "neither side"}));
+}
 
 BOOST_AUTO_TEST_CASE(the_gpu_comes_from_ctest_resource_allocation) {
     BOOST_TEST(fb::parse_gpu_allocation("id:1,slots:1") == 1);

@@ -3,9 +3,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -550,4 +553,201 @@ BOOST_AUTO_TEST_CASE(the_side_a_call_runs_as_is_reachable_from_the_bench_namespa
     });
     BOOST_TEST(quick_run(bench, add_contract()).exit_code == forge::exit_code::ok);
     BOOST_TEST(student_seen);
+}
+
+namespace {
+
+// A C library's handle, as a setup makes it: created by one call, destroyed by
+// another that returns a status (which std::unique_ptr ignores).
+struct Handle {
+    std::string owner;                 // "<side> <workload>"
+    std::vector<std::string>* events;  // where its teardown is noted
+};
+
+int destroy_handle(Handle* handle) {
+    handle->events->push_back("teardown " + handle->owner);
+    delete handle;
+    return 0;
+}
+
+using HandleOwner = std::unique_ptr<Handle, decltype(&destroy_handle)>;
+
+// A bench whose sides each make a Handle per workload and check, in every call,
+// that the handle is theirs and this workload's. `events` notes each setup, each
+// teardown and each side's calls (one entry per run of consecutive calls).
+fb::Bench bench_with_handles(std::vector<std::string>& events) {
+    fb::Bench bench = add_bench();
+    for (fb::Side side : {fb::Side::reference, fb::Side::student}) {
+        const std::string name(forge::to_string(side));
+        bench.setup(side, [&events, name](const fb::Workload& w, fb::Stream stream) {
+            events.push_back("setup " + name + " " + w.name + (stream == nullptr ? "" : " (a stream on HOST)"));
+            return HandleOwner(new Handle{name + " " + w.name, &events}, &destroy_handle);
+        });
+        const auto call = [&events, name](fb::Io& io) {
+            const std::string owner = io.state<HandleOwner>()->owner;
+            const std::string event = "call " + name + " " + io.workload().name +
+                                      (owner == name + " " + io.workload().name ? "" : " with the handle of " + owner);
+            if (events.empty() || events.back() != event) events.push_back(event);
+            add(io);
+        };
+        if (side == fb::Side::reference) {
+            bench.reference(call);
+        } else {
+            bench.student(call);
+        }
+    }
+    return bench;
+}
+
+std::ptrdiff_t first_index(const std::vector<std::string>& events, const std::string& prefix) {
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        if (events[i].starts_with(prefix)) return static_cast<std::ptrdiff_t>(i);
+    }
+    return -1;
+}
+
+std::ptrdiff_t last_index(const std::vector<std::string>& events, const std::string& prefix) {
+    for (std::size_t i = events.size(); i-- > 0;) {
+        if (events[i].starts_with(prefix)) return static_cast<std::ptrdiff_t>(i);
+    }
+    return -1;
+}
+
+struct Plan {
+    int value = 0;
+};
+
+}  // namespace
+
+// Per workload and side: one setup before the workload's first call, its state in
+// every call, one teardown after the last call and before the next workload's setup.
+BOOST_AUTO_TEST_CASE(each_sides_setup_runs_once_per_workload_around_its_calls) {
+    std::vector<std::string> events;
+    const fb::RunResult result = quick_run(bench_with_handles(events), add_contract());
+    BOOST_TEST_REQUIRE(result.exit_code == forge::exit_code::ok);
+    const std::vector<std::string> workloads{"n256", "n512", "n1024"};
+    std::ptrdiff_t previous_teardown = -1;
+    for (const std::string& w : workloads) {
+        for (const std::string side : {"reference", "student"}) {
+            BOOST_TEST(std::count(events.begin(), events.end(), "setup " + side + " " + w) == 1, side << " " << w);
+            BOOST_TEST(std::count(events.begin(), events.end(), "teardown " + side + " " + w) == 1, side << " " << w);
+            const std::ptrdiff_t setup = first_index(events, "setup " + side + " " + w);
+            const std::ptrdiff_t teardown = first_index(events, "teardown " + side + " " + w);
+            BOOST_TEST(setup > previous_teardown);
+            BOOST_TEST(setup < first_index(events, "call " + side + " " + w));
+            BOOST_TEST(last_index(events, "call " + side + " " + w) < teardown);
+            BOOST_TEST(first_index(events, "call " + side + " " + w + " with") == -1);  // always its own handle
+        }
+        previous_teardown = std::max(last_index(events, "teardown reference " + w),
+                                     last_index(events, "teardown student " + w));
+    }
+    BOOST_TEST(std::count_if(events.begin(), events.end(), [](const std::string& e) { return e.starts_with("setup"); }) ==
+               6);
+    BOOST_TEST(first_index(events, "setup reference n256 (a stream") == -1);  // HOST hands a null stream
+}
+
+BOOST_AUTO_TEST_CASE(a_setups_time_stays_out_of_every_window) {
+    fb::Bench bench = add_bench();
+    int setups = 0;
+    for (fb::Side side : {fb::Side::reference, fb::Side::student}) {
+        bench.setup(side, [&setups](const fb::Workload&, fb::Stream) {
+            ++setups;
+            ::usleep(50'000);
+            return Plan{1};
+        });
+    }
+    const fb::RunResult result = quick_run(bench, add_contract());
+    BOOST_TEST_REQUIRE(result.exit_code == forge::exit_code::ok);
+    BOOST_TEST(setups == 6);
+    for (const json& w : result.eval["performance"]["workloads"]) {
+        for (const char* side : {"reference", "student"}) {
+            // A call on 1024 floats or fewer takes microseconds: a window that held
+            // the setup would read at least its 50 ms sleep.
+            BOOST_TEST(w["samples"][side]["median_ms"].get<double>() < 10.0, side);
+            BOOST_TEST(w["samples"][side]["max_ms"].get<double>() < 50.0, side);
+            BOOST_TEST(w["pipelined"][side + std::string("_ms")].get<double>() < 10.0, side);
+            BOOST_TEST(w["profiler"][side]["total_ns"].get<double>() < 50e6, side);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(asking_for_the_state_as_another_type_names_the_side_and_the_type) {
+    fb::Bench bench = add_bench();
+    bench.setup(fb::Side::student, [](const fb::Workload&, fb::Stream) { return Plan{7}; });
+    bench.student([](fb::Io& io) {
+        (void)io.state<HandleOwner>();
+        add(io);
+    });
+    const fb::RunResult result = quick_run(bench, add_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_problem_has(result, {"student's call asked for its state", "Plan'", "io.state<"}));
+}
+
+BOOST_AUTO_TEST_CASE(the_state_of_a_side_without_setup_is_an_error_saying_what_to_do) {
+    fb::Bench bench = add_bench();
+    bench.setup(fb::Side::student, [](const fb::Workload&, fb::Stream) { return Plan{7}; });
+    bench.reference([](fb::Io& io) {
+        (void)io.state<Plan>();  // the student's state is not the reference's
+        add(io);
+    });
+    const fb::RunResult result = quick_run(bench, add_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_problem_has(result, {"reference's call", "no setup", "Bench::setup(fb::Side::reference"}));
+
+    // A setup that returns nothing runs, and keeps no state to ask for.
+    fb::Bench stateless = add_bench();
+    int setups = 0;
+    stateless.setup(fb::Side::reference, [&setups](const fb::Workload&, fb::Stream) { ++setups; });
+    BOOST_TEST(quick_run(stateless, add_contract()).exit_code == forge::exit_code::ok);
+    BOOST_TEST(setups == 3);
+    stateless.reference([](fb::Io& io) {
+        (void)io.state<Plan>();
+        add(io);
+    });
+    BOOST_TEST(any_problem_has(quick_run(stateless, add_contract()), {"reference's setup returns nothing"}));
+}
+
+BOOST_AUTO_TEST_CASE(a_setup_that_throws_fails_the_run_naming_the_side_and_the_workload) {
+    fb::Bench bench = add_bench();
+    bench.setup(fb::Side::reference, [](const fb::Workload& w, fb::Stream) {
+        if (w.name == "n512") throw std::runtime_error("no handle left");
+        return Plan{1};
+    });
+    const fb::RunResult result = quick_run(bench, add_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_problem_has(result, {"workload 'n512'", "reference's setup failed: no handle left"}));
+}
+
+// Every check that needs no device comes before the device is asked for: a CUDA
+// bench that disagrees with window.toml fails with the run's own message, on any
+// machine, instead of skipping where there is no GPU (its calls never run).
+BOOST_AUTO_TEST_CASE(a_definition_that_disagrees_with_the_contract_fails_before_the_device_check) {
+    fb::Bench cuda{fb::Backend::cuda};
+    cuda.workload("n64", {{"n", 64}}, 1).workload("n128", {{"n", 128}}, 2).workload("n256", {{"n", 256}}, 3);
+    add_tensors(cuda);
+    cuda.reference(add);
+    cuda.student(add);
+    const auto fails_before_the_device = [](const fb::Bench& bench, const forge::WindowContract& contract,
+                                            std::initializer_list<std::string> texts) {
+        const fb::RunResult result = quick_run(bench, contract);
+        BOOST_TEST(result.exit_code == forge::exit_code::problems);
+        BOOST_TEST(result.eval["device"].is_null());  // no runtime was made
+        BOOST_TEST(result.eval["correctness"]["passed"] == false);
+        BOOST_TEST(any_problem_has(result, texts));
+    };
+
+    forge::WindowContract renamed = add_contract();
+    renamed.reference_outputs = {"sum"};
+    renamed.student_outputs = {"sum"};
+    fails_before_the_device(cuda, renamed, {"workload 'n64'", "outputs() declares 'c'", "neither side"});
+
+    forge::WindowContract unmade = add_contract();
+    unmade.student_inputs.push_back("mean");
+    fails_before_the_device(cuda, unmade, {"'mean' in [student].inputs", "did not make it", "made: a, b"});
+
+    fb::Bench accumulating = cuda;
+    accumulating.accumulates("dx");
+    fails_before_the_device(accumulating, add_contract(), {"Bench::accumulates names 'dx'"});
+
+    fails_before_the_device(cuda, add_contract(64), {"symmetrizes 's'", "no prep step"});
 }

@@ -28,14 +28,29 @@
 // outputs that side declares (any other name throws, naming the tensor and the
 // side), gets its own copy of the inputs, and has its outputs checked against the
 // other side's with the per-dtype tolerance, or the output's own comparison.
+//
+// A side that needs a handle, a plan or a workspace makes it in its setup, once
+// per workload and outside every timed window; its destructor is the teardown:
+//
+//     using Blas = std::unique_ptr<cublasContext, decltype(&cublasDestroy)>;
+//     b.setup(fb::Side::reference, [](const fb::Workload&, fb::Stream stream) {
+//         cublasHandle_t handle = nullptr;
+//         cublasCreate(&handle);
+//         cublasSetStream(handle, stream);
+//         return Blas(handle, &cublasDestroy);
+//     });
+//     b.reference([](fb::Io& io) { reference::gemm(io.state<Blas>().get(), ...); });
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -91,17 +106,32 @@ public:
     [[nodiscard]] const Workload& workload() const noexcept { return *workload_; }
     // The stream every CUDA call must launch on (the harness times it); null on HOST.
     [[nodiscard]] Stream stream() const noexcept { return stream_; }
+    // The State this side's setup (Bench::setup) made for the current workload.
+    // Another type than the setup returns, or no setup for this side: BenchError
+    // naming the side and the type to ask for.
+    template <class State>
+    [[nodiscard]] State& state() {
+        return *static_cast<State*>(state_of(typeid(State)));
+    }
+    template <class State>
+    [[nodiscard]] const State& state() const {
+        return *static_cast<const State*>(state_of(typeid(State)));
+    }
 
 private:
     friend struct detail::Access;
     Io(Side side, const Workload& workload, Stream stream) noexcept
         : side_(side), workload_(&workload), stream_(stream) {}
 
+    [[nodiscard]] void* state_of(const std::type_info& asked) const;
+
     Side side_;
     const Workload* workload_;
     Stream stream_;
     std::vector<std::pair<std::string, Tensor*>> inputs_;
     std::vector<std::pair<std::string, Tensor*>> outputs_;
+    std::shared_ptr<void> state_;                 // what the side's setup made
+    const std::type_info* state_type_ = nullptr;  // its type; null: no setup for this side
 };
 
 // What the prep step can touch: every input the bench made for the workload, and
@@ -175,6 +205,12 @@ using DeclareWork = std::function<Work(const Workload&)>;
 // zero-filled on entry, of the output's shape and dtype.
 using OutputStart = std::function<void(const Workload&, Tensor&)>;
 
+// One side's setup (Bench::setup) with its State's type erased: what the harness runs.
+struct SideSetup {
+    std::function<std::shared_ptr<void>(const Workload&, Stream)> make;  // empty: the side has no setup
+    const std::type_info* state_type = nullptr;                          // &typeid(void): it keeps no state
+};
+
 // A bench's definition: built by the card's make_bench(), run by the harness.
 class Bench {
 public:
@@ -191,6 +227,20 @@ public:
     Bench& student(Call call);
     // Produces the contract's prep-produced symmetrize inputs, outside every window.
     Bench& prep(Prep step);
+    // The side's untimed setup and teardown. `make(const Workload&, Stream)` runs
+    // once per workload, after the harness has chosen the device (the GPU CTest
+    // assigned is current) and before the workload's first call, outside every
+    // timed window and profiled call, the device synchronized after it. It returns
+    // the side's State, any movable type (a library handle, a plan, a workspace),
+    // which the side's calls reach with io.state<State>() for every call of that
+    // workload. After the workload's last call the device is synchronized and the
+    // State destroyed: its destructor is the teardown, e.g. a C handle in
+    // std::unique_ptr<cublasContext, decltype(&cublasDestroy)> (a deleter's
+    // returned status is ignored). On HOST the stream is null. A setup that
+    // throws fails the run, naming the side and the workload. A setup returning
+    // void keeps no state (cudaFuncSetAttribute and the like).
+    template <class Make>
+    Bench& setup(Side side, Make make);
     Bench& tolerance(DType dtype, Tolerance tolerance);
     Bench& tolerance(std::string output, Tolerance tolerance);  // wins over the dtype's
     Bench& tolerance(std::string output, RelativeL2 tolerance);  // wins over the dtype's
@@ -219,6 +269,9 @@ public:
     // The output's own comparison, else its dtype's tolerance, else default_tolerance.
     [[nodiscard]] Comparison comparison_for(const TensorSpec& output) const;
     [[nodiscard]] const DeclareWork& declare_work() const noexcept { return work_; }
+    [[nodiscard]] const SideSetup& side_setup(Side side) const noexcept {
+        return side == Side::reference ? reference_setup_ : student_setup_;
+    }
     [[nodiscard]] std::optional<double> precision() const noexcept { return precision_; }
     // The accumulating outputs and how each starts (an empty function: zero).
     [[nodiscard]] const std::map<std::string, OutputStart, std::less<>>& accumulating_outputs() const noexcept {
@@ -229,6 +282,8 @@ public:
     [[nodiscard]] std::vector<std::string> problems() const;
 
 private:
+    Bench& set_setup(Side side, SideSetup setup);
+
     Backend backend_;
     std::vector<Workload> workloads_;
     MakeInputs inputs_;
@@ -236,12 +291,34 @@ private:
     Call reference_;
     Call student_;
     Prep prep_;
+    SideSetup reference_setup_;
+    SideSetup student_setup_;
     std::map<DType, Tolerance> dtype_tolerances_;
     std::map<std::string, Comparison, std::less<>> output_tolerances_;
     DeclareWork work_;
     std::optional<double> precision_;
     std::map<std::string, OutputStart, std::less<>> accumulating_;
 };
+
+template <class Make>
+Bench& Bench::setup(Side side, Make make) {
+    static_assert(std::is_invocable_v<Make&, const Workload&, Stream>,
+                  "Bench::setup takes a function of (const fb::Workload&, fb::Stream) returning the side's state");
+    using State = std::remove_cv_t<std::invoke_result_t<Make&, const Workload&, Stream>>;
+    static_assert(!std::is_reference_v<State>, "a setup returns its state by value: the harness keeps it");
+    SideSetup erased;
+    erased.state_type = &typeid(State);
+    erased.make = [make = std::move(make)](const Workload& workload, Stream stream) mutable -> std::shared_ptr<void> {
+        if constexpr (std::is_void_v<State>) {
+            make(workload, stream);
+            return nullptr;
+        } else {
+            static_assert(std::is_move_constructible_v<State>, "a setup's state must be movable");
+            return std::make_shared<State>(make(workload, stream));
+        }
+    };
+    return set_setup(side, std::move(erased));
+}
 
 // How the bench was built, for eval.json's "build". forge_add_operator() compiles
 // it into the card's bench (FORGE_BENCH_BUILD_INFO below); a bench built any other

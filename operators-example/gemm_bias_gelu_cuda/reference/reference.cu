@@ -15,18 +15,6 @@ void check(cublasStatus_t status, const char* what) {
     }
 }
 
-// One handle for the process, created by the first (untimed) call. FP32 math:
-// no TF32 tensor-core shortcut, so both sides compute in the same precision.
-cublasHandle_t handle() {
-    static const cublasHandle_t instance = [] {
-        cublasHandle_t created = nullptr;
-        check(cublasCreate(&created), "cublasCreate");
-        check(cublasSetMathMode(created, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
-        return created;
-    }();
-    return instance;
-}
-
 __device__ float gelu(float v) { return 0.5F * v * (1.0F + erff(v * 0.70710678118654752F)); }
 
 // In place: y[r, c] = gelu(y[r, c] + bias[c]).
@@ -41,10 +29,17 @@ __global__ void bias_gelu_kernel(float* y, const float* bias, std::int64_t total
 
 namespace reference {
 
-void gemm_bias_gelu(const float* a, const float* b, const float* bias, float* y, std::int64_t m, std::int64_t n,
-                    std::int64_t k, CUstream_st* stream) {
-    cublasHandle_t blas = handle();
-    check(cublasSetStream(blas, stream), "cublasSetStream");
+Blas make_blas(CUstream_st* stream) {
+    cublasHandle_t created = nullptr;
+    check(cublasCreate(&created), "cublasCreate");
+    Blas blas(created, [](cublasContext* handle) { cublasDestroy(handle); });
+    check(cublasSetMathMode(blas.get(), CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+    check(cublasSetStream(blas.get(), stream), "cublasSetStream");
+    return blas;
+}
+
+void gemm_bias_gelu(cublasContext* blas, const float* a, const float* b, const float* bias, float* y,
+                    std::int64_t m, std::int64_t n, std::int64_t k, CUstream_st* stream) {
     // Row-major y = a @ b is column-major y^T = b^T @ a^T: swap the operands.
     const float one = 1.0F;
     const float zero = 0.0F;
