@@ -21,11 +21,12 @@ function(forge_add_operator)
 
   cmake_parse_arguments(PARSE_ARGV 1 arg ""
     "DIRECTORY;BACKEND;GATE;TIMEOUT"
-    "REFERENCE;STUDENT;BENCH;PREP;LIBRARIES;LABELS")
+    "REFERENCE;STUDENT;BENCH;PREP;LIBRARIES;REFERENCE_LIBRARIES;STUDENT_LIBRARIES;LABELS")
   if(arg_UNPARSED_ARGUMENTS)
     list(GET arg_UNPARSED_ARGUMENTS 0 unknown)
     message(FATAL_ERROR "${context}: unknown argument \"${unknown}\". The keywords are DIRECTORY, "
-      "BACKEND, REFERENCE, STUDENT, BENCH, PREP, LIBRARIES, GATE, LABELS and TIMEOUT.")
+      "BACKEND, REFERENCE, STUDENT, BENCH, PREP, LIBRARIES, REFERENCE_LIBRARIES, STUDENT_LIBRARIES, "
+      "GATE, LABELS and TIMEOUT.")
   endif()
   if(arg_KEYWORDS_MISSING_VALUES)
     list(JOIN arg_KEYWORDS_MISSING_VALUES ", " missing)
@@ -121,12 +122,16 @@ function(forge_add_operator)
   # own, each with its own include path. Object and interface libraries keep
   # configure cheap: a static library per card role costs twice the configure
   # time of a hand-written add_executable per operator.
+  # Each side's libraries: LIBRARIES reach both, REFERENCE_LIBRARIES the
+  # reference and the prep step, STUDENT_LIBRARIES the student.
   set(prefix forge_${name})
+  set(reference_libraries ${arg_LIBRARIES} ${arg_REFERENCE_LIBRARIES})
+  set(student_libraries ${arg_LIBRARIES} ${arg_STUDENT_LIBRARIES})
   add_library(${prefix}_reference INTERFACE)
   target_sources(${prefix}_reference INTERFACE ${REFERENCE})
   target_include_directories(${prefix}_reference INTERFACE ${reference_dirs})
-  target_link_libraries(${prefix}_reference INTERFACE forge::bench ${arg_LIBRARIES})
-  _forge_card_library(${prefix}_student ${arg_BACKEND} "${STUDENT}" "${student_dirs}" "${arg_LIBRARIES}")
+  target_link_libraries(${prefix}_reference INTERFACE forge::bench ${reference_libraries})
+  _forge_card_library(${prefix}_student ${arg_BACKEND} "${STUDENT}" "${student_dirs}" "${student_libraries}")
   add_executable(${prefix}_bench ${BENCH})
   target_link_libraries(${prefix}_bench PRIVATE forge::bench ${prefix}_reference ${prefix}_student ${arg_LIBRARIES})
   if(arg_BACKEND STREQUAL "CUDA")
@@ -135,15 +140,16 @@ function(forge_add_operator)
     target_compile_options(${prefix}_bench PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
   endif()
   _forge_record_build("${context}" ${prefix}_bench ${arg_BACKEND})
+  _forge_add_link_check(${name} student ${arg_BACKEND} "${student_libraries}")
 
   set(contract "${card}/window.toml")
   if(PREP)
     # The prep step sees the reference's headers, never the student's: it runs
     # outside every timed window, and the student's code must not run there.
-    _forge_card_library(${prefix}_prep ${arg_BACKEND} "${PREP}" "${prep_dirs};${reference_dirs}" "${arg_LIBRARIES}")
+    _forge_card_library(${prefix}_prep ${arg_BACKEND} "${PREP}" "${prep_dirs};${reference_dirs}" "${reference_libraries}")
     target_link_libraries(${prefix}_bench PRIVATE ${prefix}_prep)
     _forge_check_prep_includes("${name}" "${PREP}" "${STUDENT}")
-    _forge_add_prep_link_check(${name} ${arg_BACKEND} "${arg_LIBRARIES}")
+    _forge_add_link_check(${name} prep ${arg_BACKEND} "${prefix}_reference;${reference_libraries}")
     # A prep source that starts including the student is found at the next build.
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PREP})
   else()
@@ -205,22 +211,29 @@ function(_forge_card_library target backend files include_dirs libraries)
   target_link_libraries(${target} ${scope} forge::bench ${libraries})
 endfunction()
 
-# Proof that the prep step links without the student: its objects, the
-# reference and the harness linked into an executable of their own. A prep
-# step that calls student code fails this link, naming the symbol, before the
-# bench (which depends on it) is built.
-function(_forge_add_prep_link_check name backend libraries)
+# Proof that a side's objects link on their own: the `role`'s object library
+# (prep, student), the harness and `libraries` linked into an executable of
+# their own, built before the bench (which depends on it). A prep step that
+# calls student code, or a student that calls the reference or a library given
+# only to the reference (REFERENCE_LIBRARIES), fails this link, naming the
+# symbol. The bench links every side's libraries, so it could not tell. A
+# student made of headers only has no objects to check.
+function(_forge_add_link_check name role backend libraries)
   set(prefix forge_${name})
-  set(main "${CMAKE_CURRENT_BINARY_DIR}/${name}/prep_link_check.cpp")
+  get_target_property(type ${prefix}_${role} TYPE)
+  if(NOT type STREQUAL "OBJECT_LIBRARY")
+    return()
+  endif()
+  set(main "${CMAKE_CURRENT_BINARY_DIR}/${name}/${role}_link_check.cpp")
   if(NOT EXISTS "${main}")
-    file(WRITE "${main}" "// Links the prep step of ${name} without its student (forge_add_operator).\nint main() { return 0; }\n")
+    file(WRITE "${main}" "// Links the ${role} of ${name} with its own libraries only (forge_add_operator).\nint main() { return 0; }\n")
   endif()
-  add_executable(${prefix}_prep_link_check EXCLUDE_FROM_ALL "${main}")
-  target_link_libraries(${prefix}_prep_link_check PRIVATE ${prefix}_prep ${prefix}_reference forge::bench ${libraries})
+  add_executable(${prefix}_${role}_link_check EXCLUDE_FROM_ALL "${main}")
+  target_link_libraries(${prefix}_${role}_link_check PRIVATE ${prefix}_${role} forge::bench ${libraries})
   if(backend STREQUAL "CUDA")
-    set_target_properties(${prefix}_prep_link_check PROPERTIES LINKER_LANGUAGE CUDA)
+    set_target_properties(${prefix}_${role}_link_check PROPERTIES LINKER_LANGUAGE CUDA)
   endif()
-  add_dependencies(${prefix}_bench ${prefix}_prep_link_check)
+  add_dependencies(${prefix}_bench ${prefix}_${role}_link_check)
 endfunction()
 
 # Whether compiler `flags` optimise: the last -O<level> (or MSVC's /O<level>)
