@@ -46,7 +46,9 @@ function(forge_add_operator)
   endif()
 
   get_property(enabled_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  set(arg_BACKEND_default FALSE)
   if(NOT DEFINED arg_BACKEND)
+    set(arg_BACKEND_default TRUE)
     if("CUDA" IN_LIST enabled_languages)
       set(arg_BACKEND CUDA)
     else()
@@ -58,6 +60,7 @@ function(forge_add_operator)
     message(FATAL_ERROR "${context}: BACKEND CUDA needs the CUDA language: enable it first "
       "(project(... LANGUAGES CXX CUDA) or enable_language(CUDA)), or use BACKEND HOST.")
   endif()
+  _forge_require_cuda_harness("${context}" ${arg_BACKEND} "${arg_BACKEND_default}")
   if(DEFINED arg_GATE AND (NOT arg_GATE MATCHES "^([0-9]+(\\.[0-9]*)?|\\.[0-9]+)$" OR arg_GATE EQUAL 0))
     message(FATAL_ERROR "${context}: GATE is \"${arg_GATE}\"; it must be a positive number, "
       "the lowest raw ratio (reference_ms / student_ms) the gate test accepts, e.g. GATE 0.9.")
@@ -163,6 +166,35 @@ function(forge_add_operator)
   set_property(GLOBAL APPEND PROPERTY FORGE_BUILD_TARGETS ${prefix}_bench)
 
   _forge_add_operator_tests(${name} "${card}" ${arg_BACKEND} "${arg_GATE}" "${arg_TIMEOUT}" "${arg_LABELS}")
+endfunction()
+
+# A CUDA card needs forge::bench built with its CUDA backend: without it the
+# bench would build and then only skip (exit 77), even on a GPU. Refused
+# before anything is written, with how to get that harness. A project that
+# enables CUDA and gives no BACKEND gets the same refusal: its cards are CUDA
+# cards by default, and a HOST card says BACKEND HOST.
+function(_forge_require_cuda_harness context backend by_default)
+  get_property(bench_cuda GLOBAL PROPERTY _FORGE_BENCH_CUDA)
+  if(NOT backend STREQUAL "CUDA" OR bench_cuda)
+    return()
+  endif()
+  if(by_default)
+    set(why "this project enables the CUDA language, so the card's backend is CUDA")
+  else()
+    set(why "BACKEND CUDA")
+  endif()
+  get_property(package_dir GLOBAL PROPERTY _FORGE_PACKAGE_DIR)
+  if(package_dir)
+    message(FATAL_ERROR "${context}: ${why}, but the ForgeKernel package found at ${package_dir} "
+      "was built without the CUDA harness (FORGE_ENABLE_CUDA OFF): the bench would build and only skip. "
+      "Install the package with it, from a ForgeKernel clone: tools/install <prefix> -DFORGE_ENABLE_CUDA=ON "
+      "-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc (${package_dir}/README.md, \"With the CUDA harness\"); "
+      "or give the card BACKEND HOST. Nothing was written.")
+  endif()
+  message(FATAL_ERROR "${context}: ${why}, but ForgeKernel is built here without the CUDA harness "
+    "(FORGE_ENABLE_CUDA OFF): the bench would build and only skip. Configure with -DFORGE_ENABLE_CUDA=ON "
+    "(and -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc where nvcc is not on the PATH), "
+    "or give the card BACKEND HOST. Nothing was written.")
 endfunction()
 
 # The directories holding `files`: a card library's include path.

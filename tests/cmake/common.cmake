@@ -5,8 +5,9 @@
 # Every script gets (-D): FORGE_SOURCE_DIR (this repository), FORGE_PREFIX (the
 # package installed by forge.cmake.install), WORK_DIR (its own scratch
 # directory), MODE (installed | subdirectory), CXX_COMPILER, CUDA_COMPILER
-# (empty without nvcc) and CONSUMER_FLAGS (compile and link flags, e.g. the
-# sanitizers the package was built with).
+# (empty without nvcc), FORGE_CUDA (whether the package's forge::bench has the
+# CUDA backend: FORGE_ENABLE_CUDA) and CONSUMER_FLAGS (compile and link flags,
+# e.g. the sanitizers the package was built with).
 cmake_minimum_required(VERSION 3.25)
 
 foreach(input IN ITEMS FORGE_SOURCE_DIR FORGE_PREFIX WORK_DIR MODE CXX_COMPILER)
