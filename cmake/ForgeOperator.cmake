@@ -165,6 +165,20 @@ function(forge_add_operator)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${contract}")
   set_property(GLOBAL APPEND PROPERTY FORGE_BUILD_TARGETS ${prefix}_bench)
 
+  # A project that chose no CUDA architectures gets its GPUs' (see
+  # _forge_cuda_architectures), on every target of the card that compiles CUDA.
+  if(arg_BACKEND STREQUAL "CUDA")
+    _forge_cuda_architectures("${context}" architectures)
+    foreach(role IN ITEMS bench student prep prep_link_check student_link_check)
+      if(architectures AND TARGET ${prefix}_${role})
+        get_target_property(type ${prefix}_${role} TYPE)
+        if(NOT type STREQUAL "INTERFACE_LIBRARY")
+          set_target_properties(${prefix}_${role} PROPERTIES CUDA_ARCHITECTURES "${architectures}")
+        endif()
+      endif()
+    endforeach()
+  endif()
+
   _forge_add_operator_tests(${name} "${card}" ${arg_BACKEND} "${arg_GATE}" "${arg_TIMEOUT}" "${arg_LABELS}")
 endfunction()
 
@@ -195,6 +209,78 @@ function(_forge_require_cuda_harness context backend by_default)
     "(FORGE_ENABLE_CUDA OFF): the bench would build and only skip. Configure with -DFORGE_ENABLE_CUDA=ON "
     "(and -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc where nvcc is not on the PATH), "
     "or give the card BACKEND HOST. Nothing was written.")
+endfunction()
+
+# The CUDA architectures for a project's CUDA cards, as `out`: empty when the
+# project chose its own (CMAKE_CUDA_ARCHITECTURES on the command line, in a
+# preset, a cache script or its CMakeLists.txt, or CUDAARCHS in the
+# environment), which its targets then follow; else the GPUs of this machine
+# (CMake's `native`, else nvidia-smi), SASS for each. With no choice and no GPU
+# the cards keep nvcc's default, with a warning that says how to choose: on
+# another GPU their kernels would run JIT-compiled PTX, or not at all. Decided
+# once per project. CMake 3.25 keeps no record of the default it picked: a value
+# the user did not give is the one CMake cached itself (help text "CUDA
+# architectures"), unchanged since.
+function(_forge_cuda_architectures context out)
+  get_property(decided GLOBAL PROPERTY _FORGE_CUDA_ARCHITECTURES SET)
+  if(decided)
+    get_property(architectures GLOBAL PROPERTY _FORGE_CUDA_ARCHITECTURES)
+    set(${out} "${architectures}" PARENT_SCOPE)
+    return()
+  endif()
+  set(chosen TRUE)
+  if(NOT "$ENV{CUDAARCHS}" STREQUAL "")
+    # The environment's choice (CMake reads it when it first meets nvcc).
+  elseif(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+    set(chosen FALSE)  # CMP0104 OLD (a project older than CMake 3.18): no flags, nvcc's default
+  elseif(DEFINED CACHE{CMAKE_CUDA_ARCHITECTURES}
+      AND "${CMAKE_CUDA_ARCHITECTURES}" STREQUAL "$CACHE{CMAKE_CUDA_ARCHITECTURES}")
+    get_property(help CACHE CMAKE_CUDA_ARCHITECTURES PROPERTY HELPSTRING)
+    if(help STREQUAL "CUDA architectures" AND (NOT DEFINED CMAKE_CUDA_ARCHITECTURES_DEFAULT
+        OR "${CMAKE_CUDA_ARCHITECTURES}" STREQUAL "${CMAKE_CUDA_ARCHITECTURES_DEFAULT}"))
+      set(chosen FALSE)
+    endif()
+  endif()
+  set(architectures "")
+  if(NOT chosen)
+    set(architectures "${CMAKE_CUDA_ARCHITECTURES_NATIVE}")
+    set(found_by "CMake's native detection")
+    if(architectures STREQUAL "")
+      find_program(_FORGE_NVIDIA_SMI nvidia-smi)
+      mark_as_advanced(_FORGE_NVIDIA_SMI)
+      if(_FORGE_NVIDIA_SMI)
+        execute_process(COMMAND "${_FORGE_NVIDIA_SMI}" --query-gpu=compute_cap --format=csv,noheader
+          RESULT_VARIABLE result OUTPUT_VARIABLE capabilities ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
+        if(result EQUAL 0)
+          string(REGEX MATCHALL "[0-9]+\\.[0-9]+" capabilities "${capabilities}")
+          foreach(capability IN LISTS capabilities)
+            string(REPLACE "." "" number "${capability}")
+            list(APPEND architectures "${number}-real")
+          endforeach()
+          list(REMOVE_DUPLICATES architectures)
+          set(found_by "nvidia-smi")
+        endif()
+      endif()
+    endif()
+    if(architectures)
+      message(STATUS "ForgeKernel: CUDA cards built for ${architectures}, the GPUs found here (${found_by}): "
+        "CMAKE_CUDA_ARCHITECTURES was not set. Set it to choose others (e.g. -DCMAKE_CUDA_ARCHITECTURES=90).")
+    else()
+      set(default "its built-in architecture")
+      if(CMAKE_CUDA_ARCHITECTURES)
+        set(default "${CMAKE_CUDA_ARCHITECTURES}")
+      endif()
+      message(WARNING "${context}: CMAKE_CUDA_ARCHITECTURES was not set and no GPU was found here, so the CUDA "
+        "cards of this build are compiled for nvcc's default, ${default}, only. On any other "
+        "GPU their kernels run PTX that the driver JIT-compiles, or cannot run at all, while a library reference "
+        "(cuBLAS) runs code built for that GPU: the ratio would compare unlike builds. Choose the GPUs the benches "
+        "run on: -DCMAKE_CUDA_ARCHITECTURES=90 (H100, H200), 80 (A100), 89 (L4, L40, RTX 40xx), 100 (B200), "
+        "or several, e.g. \"80;90\" (or CUDAARCHS in the environment). eval.json records the architectures, and "
+        "the bench notes a GPU without native code among them. This warning is given once, for every CUDA card.")
+    endif()
+  endif()
+  set_property(GLOBAL PROPERTY _FORGE_CUDA_ARCHITECTURES "${architectures}")
+  set(${out} "${architectures}" PARENT_SCOPE)
 endfunction()
 
 # The directories holding `files`: a card library's include path.
@@ -333,6 +419,15 @@ function(_forge_record_build context target backend)
   endif()
   set(CUDA_flags "")
   set(CUDA_compiler "")
+  set(architectures "")
+  if(backend STREQUAL "CUDA")
+    # The bench's CUDA_ARCHITECTURES as the build ends up with it, `native`
+    # resolved to the GPUs CMake found (`all` and `all-major` stay: nvcc
+    # resolves them itself); `\;` keeps the list in one definition.
+    set(property "$<TARGET_PROPERTY:CUDA_ARCHITECTURES>")
+    list(JOIN CMAKE_CUDA_ARCHITECTURES_NATIVE "$<SEMICOLON>" native)
+    set(architectures "$<JOIN:$<IF:$<STREQUAL:${property},native>,${native},${property}>,\\$<SEMICOLON>>")
+  endif()
   foreach(language IN LISTS languages)
     _forge_definition_text("${CMAKE_${language}_COMPILER_ID} ${CMAKE_${language}_COMPILER_VERSION}" ${language}_compiler)
   endforeach()
@@ -393,5 +488,6 @@ function(_forge_record_build context target backend)
     "FORGE_BENCH_FLAGS=\"${CXX_flags}\""
     "FORGE_BENCH_CUDA_COMPILER=\"${CUDA_compiler}\""
     "FORGE_BENCH_CUDA_FLAGS=\"${CUDA_flags}\""
+    "FORGE_BENCH_CUDA_ARCHITECTURES=\"${architectures}\""
     "FORGE_BENCH_OPTIMIZED=${optimized}")
 endfunction()

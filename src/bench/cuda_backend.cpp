@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda_architectures.hpp"
 #include "cuda_buffer.hpp"
 #include "cuda_check.hpp"
 #include "cuda_event.hpp"
@@ -69,9 +70,10 @@ std::size_t l2_cache_bytes(int device) {
 
 class CudaRuntime final : public Runtime {
 public:
-    explicit CudaRuntime(int device)
+    CudaRuntime(int device, std::string_view cuda_architectures)
         : device_(device),
           properties_(device_properties(device)),
+          architecture_notice_(architecture_notice(cuda_architectures, properties_.major, properties_.minor)),
           claim_(gpu_uuid(properties_), std::filesystem::temp_directory_path(), std::cerr),
           device_set_(select(device)),
           l2_bytes_(l2_cache_bytes(device)),
@@ -105,6 +107,11 @@ public:
                 {"window_start", "event on the legacy default stream after the cache flush (every blocking stream "
                                  "waits for it)"},
                 {"window_end", "event on the legacy default stream, then cudaDeviceSynchronize"}};
+    }
+
+    [[nodiscard]] std::vector<std::string> notices() const override {
+        if (!architecture_notice_) return {};
+        return {*architecture_notice_};
     }
 
     [[nodiscard]] Stream stream() const override { return stream_.get(); }
@@ -251,6 +258,7 @@ private:
 
     int device_;
     cudaDeviceProp properties_;
+    std::optional<std::string> architecture_notice_;  // the device has no native code in the bench
     GpuClaim claim_;  // before anything that touches the device; released last
     bool device_set_;  // cudaSetDevice, here in member order: before any allocation
     std::size_t l2_bytes_;
@@ -284,9 +292,9 @@ DeviceCountAnswer ask_cuda_for_devices() {
     return answer;
 }
 
-std::unique_ptr<Runtime> make_cuda_runtime(int device) {
+std::unique_ptr<Runtime> make_cuda_runtime(int device, std::string_view cuda_architectures) {
     require_cuda_device(ask_cuda_for_devices(), device);
-    return std::make_unique<CudaRuntime>(device);
+    return std::make_unique<CudaRuntime>(device, cuda_architectures);
 }
 
 }  // namespace forge::bench

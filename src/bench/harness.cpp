@@ -741,7 +741,8 @@ private:
 };
 
 std::unique_ptr<Runtime> make_runtime(Backend backend, const RunOptions& options) {
-    return backend == Backend::cuda ? make_cuda_runtime(options.cuda_device) : make_host_runtime();
+    return backend == Backend::cuda ? make_cuda_runtime(options.cuda_device, options.cuda_architectures)
+                                    : make_host_runtime();
 }
 
 }  // namespace

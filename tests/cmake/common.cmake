@@ -64,9 +64,11 @@ endfunction()
 # Configures `source` into `build`; the exit code and the whole output come back.
 # Extra arguments go to cmake. The consumer validates with the installed forge
 # either way, so no test builds the tool again. CONSUMER_GENERATOR (default
-# Ninja) and CONSUMER_QUICK (default ON: -DFORGE_BENCH_QUICK=ON) may be set first.
+# Ninja), CONSUMER_QUICK (default ON: -DFORGE_BENCH_QUICK=ON) and
+# CONSUMER_CUDA_ARCHITECTURES (default 80; empty: none given) may be set first.
 set(CONSUMER_GENERATOR Ninja)
 set(CONSUMER_QUICK ON)
+set(CONSUMER_CUDA_ARCHITECTURES 80)
 function(configure_consumer source build result_var log_var)
   set(args -G "${CONSUMER_GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")
   if(CONSUMER_QUICK)
@@ -78,7 +80,11 @@ function(configure_consumer source build result_var log_var)
     list(APPEND args "-DFORGE_EXECUTABLE=${FORGE_TOOL}")
   endif()
   if(CUDA_COMPILER)
-    list(APPEND args "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}" -DCMAKE_CUDA_ARCHITECTURES=80)
+    list(APPEND args "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}")
+    if(CONSUMER_CUDA_ARCHITECTURES)
+      string(REPLACE ";" "\\;" architectures "${CONSUMER_CUDA_ARCHITECTURES}")  # one argument
+      list(APPEND args "-DCMAKE_CUDA_ARCHITECTURES=${architectures}")
+    endif()
   endif()
   if(CONSUMER_FLAGS)
     list(APPEND args "-DCMAKE_CXX_FLAGS=${CONSUMER_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}")
