@@ -28,13 +28,19 @@ cmake_policy(VERSION 3.25)
 
 # The installed config sets _forge_package_templates before including this file;
 # a source tree keeps the templates beside cmake/ and builds the tool itself.
+# Whether forge::bench has its CUDA backend (_FORGE_BENCH_CUDA) comes from the
+# package's build, or from this tree's FORGE_ENABLE_CUDA.
 if(DEFINED _forge_package_templates)
   set_property(GLOBAL PROPERTY FORGE_TEMPLATES_DIR "${_forge_package_templates}")
   set_property(GLOBAL PROPERTY FORGE_TOOL_SOURCE_DIR "")
+  set_property(GLOBAL PROPERTY _FORGE_BENCH_CUDA "${_forge_package_cuda}")
+  set_property(GLOBAL PROPERTY _FORGE_PACKAGE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 else()
   cmake_path(GET CMAKE_CURRENT_LIST_DIR PARENT_PATH _forge_root)
   set_property(GLOBAL PROPERTY FORGE_TEMPLATES_DIR "${_forge_root}/templates")
   set_property(GLOBAL PROPERTY FORGE_TOOL_SOURCE_DIR "${_forge_root}")
+  set_property(GLOBAL PROPERTY _FORGE_BENCH_CUDA "${FORGE_ENABLE_CUDA}")
+  set_property(GLOBAL PROPERTY _FORGE_PACKAGE_DIR "")
   unset(_forge_root)
 endif()
 

@@ -21,11 +21,12 @@ function(forge_add_operator)
 
   cmake_parse_arguments(PARSE_ARGV 1 arg ""
     "DIRECTORY;BACKEND;GATE;TIMEOUT"
-    "REFERENCE;STUDENT;BENCH;PREP;LIBRARIES;LABELS")
+    "REFERENCE;STUDENT;BENCH;PREP;LIBRARIES;REFERENCE_LIBRARIES;STUDENT_LIBRARIES;LABELS")
   if(arg_UNPARSED_ARGUMENTS)
     list(GET arg_UNPARSED_ARGUMENTS 0 unknown)
     message(FATAL_ERROR "${context}: unknown argument \"${unknown}\". The keywords are DIRECTORY, "
-      "BACKEND, REFERENCE, STUDENT, BENCH, PREP, LIBRARIES, GATE, LABELS and TIMEOUT.")
+      "BACKEND, REFERENCE, STUDENT, BENCH, PREP, LIBRARIES, REFERENCE_LIBRARIES, STUDENT_LIBRARIES, "
+      "GATE, LABELS and TIMEOUT.")
   endif()
   if(arg_KEYWORDS_MISSING_VALUES)
     list(JOIN arg_KEYWORDS_MISSING_VALUES ", " missing)
@@ -45,7 +46,9 @@ function(forge_add_operator)
   endif()
 
   get_property(enabled_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  set(arg_BACKEND_default FALSE)
   if(NOT DEFINED arg_BACKEND)
+    set(arg_BACKEND_default TRUE)
     if("CUDA" IN_LIST enabled_languages)
       set(arg_BACKEND CUDA)
     else()
@@ -57,6 +60,7 @@ function(forge_add_operator)
     message(FATAL_ERROR "${context}: BACKEND CUDA needs the CUDA language: enable it first "
       "(project(... LANGUAGES CXX CUDA) or enable_language(CUDA)), or use BACKEND HOST.")
   endif()
+  _forge_require_cuda_harness("${context}" ${arg_BACKEND} "${arg_BACKEND_default}")
   if(DEFINED arg_GATE AND (NOT arg_GATE MATCHES "^([0-9]+(\\.[0-9]*)?|\\.[0-9]+)$" OR arg_GATE EQUAL 0))
     message(FATAL_ERROR "${context}: GATE is \"${arg_GATE}\"; it must be a positive number, "
       "the lowest raw ratio (reference_ms / student_ms) the gate test accepts, e.g. GATE 0.9.")
@@ -121,12 +125,16 @@ function(forge_add_operator)
   # own, each with its own include path. Object and interface libraries keep
   # configure cheap: a static library per card role costs twice the configure
   # time of a hand-written add_executable per operator.
+  # Each side's libraries: LIBRARIES reach both, REFERENCE_LIBRARIES the
+  # reference and the prep step, STUDENT_LIBRARIES the student.
   set(prefix forge_${name})
+  set(reference_libraries ${arg_LIBRARIES} ${arg_REFERENCE_LIBRARIES})
+  set(student_libraries ${arg_LIBRARIES} ${arg_STUDENT_LIBRARIES})
   add_library(${prefix}_reference INTERFACE)
   target_sources(${prefix}_reference INTERFACE ${REFERENCE})
   target_include_directories(${prefix}_reference INTERFACE ${reference_dirs})
-  target_link_libraries(${prefix}_reference INTERFACE forge::bench ${arg_LIBRARIES})
-  _forge_card_library(${prefix}_student ${arg_BACKEND} "${STUDENT}" "${student_dirs}" "${arg_LIBRARIES}")
+  target_link_libraries(${prefix}_reference INTERFACE forge::bench ${reference_libraries})
+  _forge_card_library(${prefix}_student ${arg_BACKEND} "${STUDENT}" "${student_dirs}" "${student_libraries}")
   add_executable(${prefix}_bench ${BENCH})
   target_link_libraries(${prefix}_bench PRIVATE forge::bench ${prefix}_reference ${prefix}_student ${arg_LIBRARIES})
   if(arg_BACKEND STREQUAL "CUDA")
@@ -135,15 +143,16 @@ function(forge_add_operator)
     target_compile_options(${prefix}_bench PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
   endif()
   _forge_record_build("${context}" ${prefix}_bench ${arg_BACKEND})
+  _forge_add_link_check(${name} student ${arg_BACKEND} "${student_libraries}")
 
   set(contract "${card}/window.toml")
   if(PREP)
     # The prep step sees the reference's headers, never the student's: it runs
     # outside every timed window, and the student's code must not run there.
-    _forge_card_library(${prefix}_prep ${arg_BACKEND} "${PREP}" "${prep_dirs};${reference_dirs}" "${arg_LIBRARIES}")
+    _forge_card_library(${prefix}_prep ${arg_BACKEND} "${PREP}" "${prep_dirs};${reference_dirs}" "${reference_libraries}")
     target_link_libraries(${prefix}_bench PRIVATE ${prefix}_prep)
     _forge_check_prep_includes("${name}" "${PREP}" "${STUDENT}")
-    _forge_add_prep_link_check(${name} ${arg_BACKEND} "${arg_LIBRARIES}")
+    _forge_add_link_check(${name} prep ${arg_BACKEND} "${prefix}_reference;${reference_libraries}")
     # A prep source that starts including the student is found at the next build.
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PREP})
   else()
@@ -156,7 +165,122 @@ function(forge_add_operator)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${contract}")
   set_property(GLOBAL APPEND PROPERTY FORGE_BUILD_TARGETS ${prefix}_bench)
 
+  # A project that chose no CUDA architectures gets its GPUs' (see
+  # _forge_cuda_architectures), on every target of the card that compiles CUDA.
+  if(arg_BACKEND STREQUAL "CUDA")
+    _forge_cuda_architectures("${context}" architectures)
+    foreach(role IN ITEMS bench student prep prep_link_check student_link_check)
+      if(architectures AND TARGET ${prefix}_${role})
+        get_target_property(type ${prefix}_${role} TYPE)
+        if(NOT type STREQUAL "INTERFACE_LIBRARY")
+          set_target_properties(${prefix}_${role} PROPERTIES CUDA_ARCHITECTURES "${architectures}")
+        endif()
+      endif()
+    endforeach()
+  endif()
+
   _forge_add_operator_tests(${name} "${card}" ${arg_BACKEND} "${arg_GATE}" "${arg_TIMEOUT}" "${arg_LABELS}")
+endfunction()
+
+# A CUDA card needs forge::bench built with its CUDA backend: without it the
+# bench would build and then only skip (exit 77), even on a GPU. Refused
+# before anything is written, with how to get that harness. A project that
+# enables CUDA and gives no BACKEND gets the same refusal: its cards are CUDA
+# cards by default, and a HOST card says BACKEND HOST.
+function(_forge_require_cuda_harness context backend by_default)
+  get_property(bench_cuda GLOBAL PROPERTY _FORGE_BENCH_CUDA)
+  if(NOT backend STREQUAL "CUDA" OR bench_cuda)
+    return()
+  endif()
+  if(by_default)
+    set(why "this project enables the CUDA language, so the card's backend is CUDA")
+  else()
+    set(why "BACKEND CUDA")
+  endif()
+  get_property(package_dir GLOBAL PROPERTY _FORGE_PACKAGE_DIR)
+  if(package_dir)
+    message(FATAL_ERROR "${context}: ${why}, but the ForgeKernel package found at ${package_dir} "
+      "was built without the CUDA harness (FORGE_ENABLE_CUDA OFF): the bench would build and only skip. "
+      "Install the package with it, from a ForgeKernel clone: tools/install <prefix> -DFORGE_ENABLE_CUDA=ON "
+      "-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc (${package_dir}/README.md, \"With the CUDA harness\"); "
+      "or give the card BACKEND HOST. Nothing was written.")
+  endif()
+  message(FATAL_ERROR "${context}: ${why}, but ForgeKernel is built here without the CUDA harness "
+    "(FORGE_ENABLE_CUDA OFF): the bench would build and only skip. Configure with -DFORGE_ENABLE_CUDA=ON "
+    "(and -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc where nvcc is not on the PATH), "
+    "or give the card BACKEND HOST. Nothing was written.")
+endfunction()
+
+# The CUDA architectures for a project's CUDA cards, as `out`: empty when the
+# project chose its own (CMAKE_CUDA_ARCHITECTURES on the command line, in a
+# preset, a cache script or its CMakeLists.txt, or CUDAARCHS in the
+# environment), which its targets then follow; else the GPUs of this machine
+# (CMake's `native`, else nvidia-smi), SASS for each. With no choice and no GPU
+# the cards keep nvcc's default, with a warning that says how to choose: on
+# another GPU their kernels would run JIT-compiled PTX, or not at all. Decided
+# once per project. CMake 3.25 keeps no record of the default it picked: a value
+# the user did not give is the one CMake cached itself (help text "CUDA
+# architectures"), unchanged since.
+function(_forge_cuda_architectures context out)
+  get_property(decided GLOBAL PROPERTY _FORGE_CUDA_ARCHITECTURES SET)
+  if(decided)
+    get_property(architectures GLOBAL PROPERTY _FORGE_CUDA_ARCHITECTURES)
+    set(${out} "${architectures}" PARENT_SCOPE)
+    return()
+  endif()
+  set(chosen TRUE)
+  if(NOT "$ENV{CUDAARCHS}" STREQUAL "")
+    # The environment's choice (CMake reads it when it first meets nvcc).
+  elseif(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+    set(chosen FALSE)  # CMP0104 OLD (a project older than CMake 3.18): no flags, nvcc's default
+  elseif(DEFINED CACHE{CMAKE_CUDA_ARCHITECTURES}
+      AND "${CMAKE_CUDA_ARCHITECTURES}" STREQUAL "$CACHE{CMAKE_CUDA_ARCHITECTURES}")
+    get_property(help CACHE CMAKE_CUDA_ARCHITECTURES PROPERTY HELPSTRING)
+    if(help STREQUAL "CUDA architectures" AND (NOT DEFINED CMAKE_CUDA_ARCHITECTURES_DEFAULT
+        OR "${CMAKE_CUDA_ARCHITECTURES}" STREQUAL "${CMAKE_CUDA_ARCHITECTURES_DEFAULT}"))
+      set(chosen FALSE)
+    endif()
+  endif()
+  set(architectures "")
+  if(NOT chosen)
+    set(architectures "${CMAKE_CUDA_ARCHITECTURES_NATIVE}")
+    set(found_by "CMake's native detection")
+    if(architectures STREQUAL "")
+      find_program(_FORGE_NVIDIA_SMI nvidia-smi)
+      mark_as_advanced(_FORGE_NVIDIA_SMI)
+      if(_FORGE_NVIDIA_SMI)
+        execute_process(COMMAND "${_FORGE_NVIDIA_SMI}" --query-gpu=compute_cap --format=csv,noheader
+          RESULT_VARIABLE result OUTPUT_VARIABLE capabilities ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
+        if(result EQUAL 0)
+          string(REGEX MATCHALL "[0-9]+\\.[0-9]+" capabilities "${capabilities}")
+          foreach(capability IN LISTS capabilities)
+            string(REPLACE "." "" number "${capability}")
+            list(APPEND architectures "${number}-real")
+          endforeach()
+          list(REMOVE_DUPLICATES architectures)
+          set(found_by "nvidia-smi")
+        endif()
+      endif()
+    endif()
+    if(architectures)
+      message(STATUS "ForgeKernel: CUDA cards built for ${architectures}, the GPUs found here (${found_by}): "
+        "CMAKE_CUDA_ARCHITECTURES was not set. Set it to choose others (e.g. -DCMAKE_CUDA_ARCHITECTURES=90).")
+    else()
+      set(default "its built-in architecture")
+      if(CMAKE_CUDA_ARCHITECTURES)
+        set(default "${CMAKE_CUDA_ARCHITECTURES}")
+      endif()
+      message(WARNING "${context}: CMAKE_CUDA_ARCHITECTURES was not set and no GPU was found here, so the CUDA "
+        "cards of this build are compiled for nvcc's default, ${default}, only. On any other "
+        "GPU their kernels run PTX that the driver JIT-compiles, or cannot run at all, while a library reference "
+        "(cuBLAS) runs code built for that GPU: the ratio would compare unlike builds. Choose the GPUs the benches "
+        "run on: -DCMAKE_CUDA_ARCHITECTURES=90 (H100, H200), 80 (A100), 89 (L4, L40, RTX 40xx), 100 (B200), "
+        "or several, e.g. \"80;90\" (or CUDAARCHS in the environment). eval.json records the architectures, and "
+        "the bench notes a GPU without native code among them. This warning is given once, for every CUDA card.")
+    endif()
+  endif()
+  set_property(GLOBAL PROPERTY _FORGE_CUDA_ARCHITECTURES "${architectures}")
+  set(${out} "${architectures}" PARENT_SCOPE)
 endfunction()
 
 # The directories holding `files`: a card library's include path.
@@ -205,22 +329,29 @@ function(_forge_card_library target backend files include_dirs libraries)
   target_link_libraries(${target} ${scope} forge::bench ${libraries})
 endfunction()
 
-# Proof that the prep step links without the student: its objects, the
-# reference and the harness linked into an executable of their own. A prep
-# step that calls student code fails this link, naming the symbol, before the
-# bench (which depends on it) is built.
-function(_forge_add_prep_link_check name backend libraries)
+# Proof that a side's objects link on their own: the `role`'s object library
+# (prep, student), the harness and `libraries` linked into an executable of
+# their own, built before the bench (which depends on it). A prep step that
+# calls student code, or a student that calls the reference or a library given
+# only to the reference (REFERENCE_LIBRARIES), fails this link, naming the
+# symbol. The bench links every side's libraries, so it could not tell. A
+# student made of headers only has no objects to check.
+function(_forge_add_link_check name role backend libraries)
   set(prefix forge_${name})
-  set(main "${CMAKE_CURRENT_BINARY_DIR}/${name}/prep_link_check.cpp")
+  get_target_property(type ${prefix}_${role} TYPE)
+  if(NOT type STREQUAL "OBJECT_LIBRARY")
+    return()
+  endif()
+  set(main "${CMAKE_CURRENT_BINARY_DIR}/${name}/${role}_link_check.cpp")
   if(NOT EXISTS "${main}")
-    file(WRITE "${main}" "// Links the prep step of ${name} without its student (forge_add_operator).\nint main() { return 0; }\n")
+    file(WRITE "${main}" "// Links the ${role} of ${name} with its own libraries only (forge_add_operator).\nint main() { return 0; }\n")
   endif()
-  add_executable(${prefix}_prep_link_check EXCLUDE_FROM_ALL "${main}")
-  target_link_libraries(${prefix}_prep_link_check PRIVATE ${prefix}_prep ${prefix}_reference forge::bench ${libraries})
+  add_executable(${prefix}_${role}_link_check EXCLUDE_FROM_ALL "${main}")
+  target_link_libraries(${prefix}_${role}_link_check PRIVATE ${prefix}_${role} forge::bench ${libraries})
   if(backend STREQUAL "CUDA")
-    set_target_properties(${prefix}_prep_link_check PROPERTIES LINKER_LANGUAGE CUDA)
+    set_target_properties(${prefix}_${role}_link_check PROPERTIES LINKER_LANGUAGE CUDA)
   endif()
-  add_dependencies(${prefix}_bench ${prefix}_prep_link_check)
+  add_dependencies(${prefix}_bench ${prefix}_${role}_link_check)
 endfunction()
 
 # Whether compiler `flags` optimise: the last -O<level> (or MSVC's /O<level>)
@@ -288,6 +419,15 @@ function(_forge_record_build context target backend)
   endif()
   set(CUDA_flags "")
   set(CUDA_compiler "")
+  set(architectures "")
+  if(backend STREQUAL "CUDA")
+    # The bench's CUDA_ARCHITECTURES as the build ends up with it, `native`
+    # resolved to the GPUs CMake found (`all` and `all-major` stay: nvcc
+    # resolves them itself); `\;` keeps the list in one definition.
+    set(property "$<TARGET_PROPERTY:CUDA_ARCHITECTURES>")
+    list(JOIN CMAKE_CUDA_ARCHITECTURES_NATIVE "$<SEMICOLON>" native)
+    set(architectures "$<JOIN:$<IF:$<STREQUAL:${property},native>,${native},${property}>,\\$<SEMICOLON>>")
+  endif()
   foreach(language IN LISTS languages)
     _forge_definition_text("${CMAKE_${language}_COMPILER_ID} ${CMAKE_${language}_COMPILER_VERSION}" ${language}_compiler)
   endforeach()
@@ -348,5 +488,6 @@ function(_forge_record_build context target backend)
     "FORGE_BENCH_FLAGS=\"${CXX_flags}\""
     "FORGE_BENCH_CUDA_COMPILER=\"${CUDA_compiler}\""
     "FORGE_BENCH_CUDA_FLAGS=\"${CUDA_flags}\""
+    "FORGE_BENCH_CUDA_ARCHITECTURES=\"${architectures}\""
     "FORGE_BENCH_OPTIMIZED=${optimized}")
 endfunction()

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda_architectures.hpp"
 #include "cuda_buffer.hpp"
 #include "cuda_check.hpp"
 #include "cuda_environment.hpp"
@@ -95,9 +96,10 @@ std::optional<double> peak_dram_gbps_of(int device) {
 
 class CudaRuntime final : public Runtime {
 public:
-    explicit CudaRuntime(int device)
+    CudaRuntime(int device, std::string_view cuda_architectures)
         : device_(device),
           properties_(device_properties(device)),
+          architecture_notice_(architecture_notice(cuda_architectures, properties_.major, properties_.minor)),
           claim_(gpu_uuid(properties_), std::filesystem::temp_directory_path(), std::cerr),
           device_set_(select(device)),
           l2_bytes_(l2_cache_bytes(device)),
@@ -138,7 +140,11 @@ public:
                 {"window_end", "event on the legacy default stream, then cudaDeviceSynchronize"}};
     }
 
-    [[nodiscard]] std::vector<std::string> notices() const override { return environment_.notices; }
+    [[nodiscard]] std::vector<std::string> notices() const override {
+        std::vector<std::string> notices = environment_.notices;
+        if (architecture_notice_) notices.push_back(*architecture_notice_);
+        return notices;
+    }
 
     [[nodiscard]] std::optional<double> peak_dram_gbps() const override { return peak_dram_gbps_; }
 
@@ -288,6 +294,7 @@ private:
 
     int device_;
     cudaDeviceProp properties_;
+    std::optional<std::string> architecture_notice_;  // the device has no native code in the bench
     GpuClaim claim_;  // before anything that touches the device; released last
     bool device_set_;  // cudaSetDevice, here in member order: before any allocation
     std::size_t l2_bytes_;
@@ -324,9 +331,9 @@ DeviceCountAnswer ask_cuda_for_devices() {
     return answer;
 }
 
-std::unique_ptr<Runtime> make_cuda_runtime(int device) {
+std::unique_ptr<Runtime> make_cuda_runtime(int device, std::string_view cuda_architectures) {
     require_cuda_device(ask_cuda_for_devices(), device);
-    return std::make_unique<CudaRuntime>(device);
+    return std::make_unique<CudaRuntime>(device, cuda_architectures);
 }
 
 }  // namespace forge::bench

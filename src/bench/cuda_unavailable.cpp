@@ -3,7 +3,7 @@
 
 namespace forge::bench {
 
-std::unique_ptr<Runtime> make_cuda_runtime(int) {
+std::unique_ptr<Runtime> make_cuda_runtime(int, std::string_view) {
     throw BackendUnavailable("this bench uses the CUDA backend, but forge::bench was built without CUDA "
                              "(configure with -DFORGE_ENABLE_CUDA=ON, e.g. the 'gpu' preset)");
 }

@@ -865,7 +865,8 @@ private:
 };
 
 std::unique_ptr<Runtime> make_runtime(Backend backend, const RunOptions& options) {
-    return backend == Backend::cuda ? make_cuda_runtime(options.cuda_device) : make_host_runtime();
+    return backend == Backend::cuda ? make_cuda_runtime(options.cuda_device, options.cuda_architectures)
+                                    : make_host_runtime();
 }
 
 // A run's result from its record: eval.json (written when asked), the problems and notices logged.

@@ -99,6 +99,7 @@ nlohmann::json build_json(const BuildInfo& build) {
     if (!build.cuda_compiler.empty()) {
         json["cuda_compiler"] = std::string(build.cuda_compiler);
         json["cuda_flags"] = std::string(build.cuda_flags);
+        json["cuda_architectures"] = std::string(build.cuda_architectures);
     }
     return json;
 }
@@ -139,6 +140,7 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
         options.log = &std::cerr;
         if (build) {
             options.build = build_json(*build);
+            options.cuda_architectures = build->cuda_architectures;
             if (!build->optimized) {
                 std::cerr << "warning: this bench was built without optimisation (build type '" << build->build_type
                           << "', flags '" << build->flags

@@ -112,7 +112,8 @@ public:
 
 [[nodiscard]] std::unique_ptr<Runtime> make_host_runtime();
 // Throws BackendUnavailable when there is no device (a skip), BackendBroken when
-// there is one that cannot be used (a failure).
-[[nodiscard]] std::unique_ptr<Runtime> make_cuda_runtime(int device);
+// there is one that cannot be used (a failure). Its notices say when the device
+// has no native code among `cuda_architectures` (the bench's, CMake's syntax).
+[[nodiscard]] std::unique_ptr<Runtime> make_cuda_runtime(int device, std::string_view cuda_architectures = {});
 
 }  // namespace forge::bench

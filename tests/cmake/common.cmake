@@ -5,8 +5,9 @@
 # Every script gets (-D): FORGE_SOURCE_DIR (this repository), FORGE_PREFIX (the
 # package installed by forge.cmake.install), WORK_DIR (its own scratch
 # directory), MODE (installed | subdirectory), CXX_COMPILER, CUDA_COMPILER
-# (empty without nvcc) and CONSUMER_FLAGS (compile and link flags, e.g. the
-# sanitizers the package was built with).
+# (empty without nvcc), FORGE_CUDA (whether the package's forge::bench has the
+# CUDA backend: FORGE_ENABLE_CUDA) and CONSUMER_FLAGS (compile and link flags,
+# e.g. the sanitizers the package was built with).
 cmake_minimum_required(VERSION 3.25)
 
 foreach(input IN ITEMS FORGE_SOURCE_DIR FORGE_PREFIX WORK_DIR MODE CXX_COMPILER)
@@ -63,9 +64,11 @@ endfunction()
 # Configures `source` into `build`; the exit code and the whole output come back.
 # Extra arguments go to cmake. The consumer validates with the installed forge
 # either way, so no test builds the tool again. CONSUMER_GENERATOR (default
-# Ninja) and CONSUMER_QUICK (default ON: -DFORGE_BENCH_QUICK=ON) may be set first.
+# Ninja), CONSUMER_QUICK (default ON: -DFORGE_BENCH_QUICK=ON) and
+# CONSUMER_CUDA_ARCHITECTURES (default 80; empty: none given) may be set first.
 set(CONSUMER_GENERATOR Ninja)
 set(CONSUMER_QUICK ON)
+set(CONSUMER_CUDA_ARCHITECTURES 80)
 function(configure_consumer source build result_var log_var)
   set(args -G "${CONSUMER_GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")
   if(CONSUMER_QUICK)
@@ -77,7 +80,11 @@ function(configure_consumer source build result_var log_var)
     list(APPEND args "-DFORGE_EXECUTABLE=${FORGE_TOOL}")
   endif()
   if(CUDA_COMPILER)
-    list(APPEND args "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}" -DCMAKE_CUDA_ARCHITECTURES=80)
+    list(APPEND args "-DCMAKE_CUDA_COMPILER=${CUDA_COMPILER}")
+    if(CONSUMER_CUDA_ARCHITECTURES)
+      string(REPLACE ";" "\\;" architectures "${CONSUMER_CUDA_ARCHITECTURES}")  # one argument
+      list(APPEND args "-DCMAKE_CUDA_ARCHITECTURES=${architectures}")
+    endif()
   endif()
   if(CONSUMER_FLAGS)
     list(APPEND args "-DCMAKE_CXX_FLAGS=${CONSUMER_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}")

@@ -330,6 +330,9 @@ struct BuildInfo {
     std::string_view cuda_compiler;  // CUDA cards: the CUDA compiler; empty on HOST
     std::string_view cuda_flags;     // CUDA cards: CMAKE_CUDA_FLAGS and CMAKE_CUDA_FLAGS_<CONFIG>
     bool optimized = false;          // every language's flags end on an optimisation level (-O1..-O3, -Ofast, -Os)
+    // CUDA cards: the bench's CUDA_ARCHITECTURES in CMake's syntax, `native` resolved (e.g. "80;90-real"); the
+    // bench notes when the GPU it runs on has no native code among them. Empty on HOST.
+    std::string_view cuda_architectures;
 };
 
 // The bench executable's main (its command line: cmake/README.md, "Tests"): returns the exit code.
@@ -338,7 +341,13 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
 }  // namespace forge::bench
 
 // The bench's build, from the compile definitions forge_add_operator() sets on
-// forge_<name>_bench; std::nullopt in a bench compiled without them.
+// forge_<name>_bench; std::nullopt in a bench compiled without them. The CUDA
+// architectures are optional: a bench given the others alone records none.
+#ifdef FORGE_BENCH_CUDA_ARCHITECTURES
+#define FORGE_BENCH_BUILD_CUDA_ARCHITECTURES FORGE_BENCH_CUDA_ARCHITECTURES
+#else
+#define FORGE_BENCH_BUILD_CUDA_ARCHITECTURES ""
+#endif
 #if defined(FORGE_BENCH_BUILD_TYPE) && defined(FORGE_BENCH_COMPILER) && defined(FORGE_BENCH_FLAGS) && \
     defined(FORGE_BENCH_CUDA_COMPILER) && defined(FORGE_BENCH_CUDA_FLAGS) && defined(FORGE_BENCH_OPTIMIZED)
 #define FORGE_BENCH_BUILD_INFO                                                                          \
@@ -347,7 +356,8 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
                                .flags = FORGE_BENCH_FLAGS,                                             \
                                .cuda_compiler = FORGE_BENCH_CUDA_COMPILER,                             \
                                .cuda_flags = FORGE_BENCH_CUDA_FLAGS,                                   \
-                               .optimized = (FORGE_BENCH_OPTIMIZED) != 0})
+                               .optimized = (FORGE_BENCH_OPTIMIZED) != 0,                              \
+                               .cuda_architectures = FORGE_BENCH_BUILD_CUDA_ARCHITECTURES})
 #else
 #define FORGE_BENCH_BUILD_INFO (std::optional<::forge::bench::BuildInfo>{})
 #endif

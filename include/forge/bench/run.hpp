@@ -24,6 +24,9 @@ struct RunOptions {
     int cuda_device = 0;              // the CUDA device a CUDA bench runs on
     std::optional<double> precision;  // --precision: wins over Bench::precision and the default
     nlohmann::json build;             // how the bench was built: eval.json "build"
+    // The CUDA architectures the bench was built for (CMake's syntax): a notice when
+    // the GPU has no native code among them. Empty: not known, not checked.
+    std::string cuda_architectures;
 };
 
 // exit_code: forge::exit_code::ok; problems (correctness failed, or the harness
