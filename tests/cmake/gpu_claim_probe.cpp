@@ -27,12 +27,14 @@ int main(int argc, char* argv[]) {
     }
     const int device = forge::bench::ctest_gpu_device();
     long long start = 0;
+    long long end = 0;
     {
         const forge::bench::GpuClaim claim("fake-gpu-" + std::to_string(device), argv[1], std::cerr);
         start = now_ms();
         std::this_thread::sleep_for(std::chrono::milliseconds(std::stoi(argv[3])));
+        end = now_ms();  // while the claim is still held: the next holder starts after it
     }
     // One line per run, appended whole: "<device> <start_ms> <end_ms>".
-    std::ofstream(argv[2], std::ios::app) << device << " " << start << " " << now_ms() << "\n";
+    std::ofstream(argv[2], std::ios::app) << device << " " << start << " " << end << "\n";
     return 0;
 }
