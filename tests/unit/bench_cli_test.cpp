@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,11 +36,12 @@ fb::Bench make_add(fb::Backend backend) {
 
 fb::Bench make_host_add() { return make_add(fb::Backend::host); }
 
-int bench_main(std::vector<std::string> args, fb::Bench (*make)() = &make_host_add) {
+int bench_main(std::vector<std::string> args, fb::Bench (*make)() = &make_host_add,
+               const std::optional<fb::BuildInfo>& build = std::nullopt) {
     args.insert(args.begin(), "forge_add_bench");
     std::vector<char*> argv;
     for (std::string& arg : args) argv.push_back(arg.data());
-    return fb::bench_main(static_cast<int>(argv.size()), argv.data(), make);
+    return fb::bench_main(static_cast<int>(argv.size()), argv.data(), make, build);
 }
 
 struct TempDir {
@@ -117,9 +119,12 @@ fb::Bench make_cuda_add() { return make_add(fb::Backend::cuda); }
 BOOST_AUTO_TEST_CASE(a_cuda_bench_without_the_cuda_backend_skips_with_77_and_says_why_in_the_eval) {
     TempDir dir;
     const fs::path eval = dir.path / "eval.json";
+    const fb::BuildInfo build{.build_type = "Release", .compiler = "GNU 12.2.0", .flags = "-O3",
+                              .cuda_compiler = "NVIDIA 13.0.48", .cuda_flags = "-O3", .optimized = true,
+                              .cuda_architectures = "90-real"};
     const int code = bench_main({"--contract", (data_dir / "add_symmetric.toml").string(), "--eval", eval.string(),
                                  "--operator", "add"},
-                                &make_cuda_add);
+                                &make_cuda_add, build);
     BOOST_TEST(code == forge::exit_code::skipped);
     std::ifstream in(eval);
     const auto json = nlohmann::json::parse(in);
@@ -127,6 +132,9 @@ BOOST_AUTO_TEST_CASE(a_cuda_bench_without_the_cuda_backend_skips_with_77_and_say
     BOOST_TEST(json["backend"] == "cuda");
     BOOST_TEST(json["skipped"]["reason"].get<std::string>().find("CUDA") != std::string::npos);
     BOOST_TEST(json["performance"].is_null());
+    // How it was built, though nothing ran: a CUDA card's architectures show on a GPU-less machine.
+    BOOST_TEST(json["build"]["cuda_architectures"] == "90-real");
+    BOOST_TEST(json["build"]["optimized"] == true);
 }
 #endif
 

@@ -307,11 +307,13 @@ nlohmann::json to_eval_json(const RunRecord& record) {
             {"performance", performance_json(record)}};
 }
 
-nlohmann::json skipped_eval_json(const std::string& operator_name, Backend backend, const std::string& reason) {
+nlohmann::json skipped_eval_json(const std::string& operator_name, Backend backend, const std::string& reason,
+                                 const nlohmann::json& build) {
     return {{"schema_version", eval_schema_version},
             {"operator", operator_name},
             {"backend", to_string(backend)},
             {"skipped", {{"reason", reason}}},
+            {"build", build},
             {"correctness", nullptr},
             {"performance", nullptr}};
 }

@@ -922,7 +922,7 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
         // nothing, and why, instead of dropping it.
         result.exit_code = exit_code::skipped;
         result.problems.push_back(e.what());
-        result.eval = skipped_eval_json(options.operator_name, bench.backend(), e.what());
+        result.eval = skipped_eval_json(options.operator_name, bench.backend(), e.what(), options.build);
         if (!options.eval_path.empty()) write_eval(options.eval_path, result.eval);
         return result;
     }
