@@ -55,10 +55,11 @@ nlohmann::json rounds_json(const WorkloadRecord& w) {
 
 nlohmann::json stopping_json(const WorkloadRecord& w) {
     const auto preempted = std::count_if(w.rounds.begin(), w.rounds.end(), [](const Round& r) { return r.preempted; });
+    const auto throttled = std::count_if(w.rounds.begin(), w.rounds.end(), [](const Round& r) { return r.throttled; });
     return {{"reason", to_string(w.stop)},
             {"rounds", w.rounds.size()},
             {"preempted_rounds", preempted},
-            {"throttled_rounds", std::count_if(w.rounds.begin(), w.rounds.end(), [](const Round& r) { return r.throttled; })},
+            {"throttled_rounds", throttled},
             {"estimated_from", to_string(w.selection)},
             {"rounds_used", w.estimated_rounds.log_ratios.size()},
             {"half_width", w.ratio.relative_half_width()},
