@@ -152,3 +152,13 @@ BOOST_AUTO_TEST_CASE(a_negative_or_nan_relative_l2_threshold_is_a_problem) {
     }
     BOOST_TEST(found == 2);
 }
+
+BOOST_AUTO_TEST_CASE(identical_means_same_shape_dtype_and_bytes) {
+    BOOST_TEST(fb::identical(tensor({1.0, not_a_number}), tensor({1.0, not_a_number})));
+    BOOST_TEST(!fb::identical(tensor({1.0, 2.0}), tensor({1.0, std::nextafter(2.0, 3.0)})));
+    BOOST_TEST(!fb::identical(tensor({0.0}), tensor({-0.0})));  // equal values, other bytes
+    BOOST_TEST(!fb::identical(tensor({1.0, 2.0}), tensor({1.0, 2.0, 3.0})));
+    fb::Tensor as_floats("y", {2}, fb::DType::fp32);
+    fb::Tensor as_ints("y", {2}, fb::DType::i32);
+    BOOST_TEST(!fb::identical(as_floats, as_ints));  // both zero bytes, other dtypes
+}

@@ -170,6 +170,11 @@ ComparisonResult compare(const Tensor& actual, const Tensor& expected, const Com
     return result;
 }
 
+bool identical(const Tensor& actual, const Tensor& expected) noexcept {
+    return actual.shape() == expected.shape() && actual.dtype() == expected.dtype() &&
+           actual.bytes() == expected.bytes() && std::memcmp(actual.raw(), expected.raw(), actual.bytes()) == 0;
+}
+
 std::uint64_t checksum(const Tensor& tensor) noexcept {
     // FNV-1a over 8-byte words (then the tail), with a final avalanche.
     std::uint64_t hash = 0xCBF29CE484222325ULL;

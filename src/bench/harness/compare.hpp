@@ -42,6 +42,11 @@ struct ComparisonResult {
 // Both host tensors. `actual` is held to `expected`.
 [[nodiscard]] ComparisonResult compare(const Tensor& actual, const Tensor& expected, const Comparison& comparison);
 
+// Both host tensors hold the same shape, dtype and bytes: a timed call that
+// repeated its untimed call exactly, told apart in a memcmp instead of an
+// elementwise pass over every value.
+[[nodiscard]] bool identical(const Tensor& actual, const Tensor& expected) noexcept;
+
 // A 64-bit digest of a host tensor's bytes: equal contents, equal digest.
 [[nodiscard]] std::uint64_t checksum(const Tensor& tensor) noexcept;
 

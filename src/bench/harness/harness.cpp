@@ -519,8 +519,11 @@ private:
         for (const Tensor& output : state.outputs()) {
             if (calls > 1 && output_starts_.contains(output.name())) continue;
             const Tensor& want = expected.at(output.name());
-            const ComparisonResult comparison =
-                compare(to_host(output, state.host_outputs), want, bench_.comparison_for(want.spec()));
+            const Tensor& got = to_host(output, state.host_outputs);
+            // Most calls repeat their untimed call bit for bit; only the others need the
+            // elementwise pass, which took half of a HOST bench's time.
+            if (identical(got, want)) continue;
+            const ComparisonResult comparison = compare(got, want, bench_.comparison_for(want.spec()));
             if (comparison.passed()) continue;
             state.cached_outputs_reported = true;
             problem("the " + side_name(state.side) + "'s timed call (sample " + std::to_string(sample) +
