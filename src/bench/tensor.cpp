@@ -1,19 +1,14 @@
 #include "forge/bench/tensor.hpp"
 
-#include <cstdlib>
 #include <cstring>
-#include <new>
 #include <string>
 #include <utility>
+
+#include "host_memory.hpp"
 
 namespace forge::bench {
 
 namespace {
-
-// Cache-line aligned, so a row of elements starts where a kernel expects it to.
-constexpr std::size_t host_alignment = 64;
-
-void release_host(std::byte* bytes) { std::free(bytes); }
 
 std::int64_t element_count(const TensorSpec& spec) {
     std::int64_t count = 1;
@@ -25,16 +20,6 @@ std::int64_t element_count(const TensorSpec& spec) {
         count *= extent;
     }
     return count;
-}
-
-std::byte* allocate_host(const TensorSpec& spec) {
-    const std::size_t bytes = byte_size(spec);
-    // aligned_alloc wants a multiple of the alignment; never zero, so every tensor has an address.
-    const std::size_t rounded = (bytes / host_alignment + 1) * host_alignment;
-    void* memory = std::aligned_alloc(host_alignment, rounded);
-    if (memory == nullptr) throw std::bad_alloc();
-    std::memset(memory, 0, rounded);
-    return static_cast<std::byte*>(memory);
 }
 
 std::string shape_text(const Shape& shape) {
@@ -53,8 +38,8 @@ std::size_t byte_size(const TensorSpec& spec) {
 }
 
 Tensor::Tensor(std::string name, Shape shape, DType dtype)
-    : spec_{std::move(name), std::move(shape), dtype}, bytes_(nullptr, &release_host) {
-    bytes_.reset(allocate_host(spec_));
+    : spec_{std::move(name), std::move(shape), dtype}, bytes_(nullptr, &release_host_block) {
+    bytes_.reset(allocate_host_block(byte_size(spec_)));
 }
 
 Tensor::Tensor(TensorSpec spec, Place place, std::byte* bytes, void (*release)(std::byte*))

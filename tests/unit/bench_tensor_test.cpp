@@ -1,8 +1,10 @@
 #define BOOST_TEST_MODULE bench_tensor
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -10,6 +12,7 @@
 #include "forge/bench/dtype.hpp"
 #include "forge/bench/rng.hpp"
 #include "forge/bench/tensor.hpp"
+#include "host_memory.hpp"
 
 namespace fb = forge::bench;
 
@@ -119,4 +122,33 @@ BOOST_AUTO_TEST_CASE(comparison_uses_atol_plus_rtol_of_the_expected_value) {
 
     const fb::Tensor other_shape("y", {4}, fb::DType::fp32);
     BOOST_TEST(!fb::compare(other_shape, expected, fb::Tolerance{.atol = 1.0, .rtol = 1.0}).shape_problem.empty());
+}
+
+// The harness's tensors come off the process heap: small blocks from malloc,
+// larger ones mapped, those of a huge page or more on huge pages where the
+// kernel allows, each at another offset in its first one.
+BOOST_AUTO_TEST_CASE(host_blocks_are_zeroed_aligned_and_large_ones_start_past_a_huge_page_boundary) {
+    for (const std::size_t bytes : {std::size_t{0}, std::size_t{1}, std::size_t{4096}, std::size_t{65536},
+                                    std::size_t{100} << 10, std::size_t{3} << 20}) {
+        std::byte* block = fb::allocate_host_block(bytes);
+        BOOST_TEST(reinterpret_cast<std::uintptr_t>(block) % 64 == 0u);
+        bool zero = true;
+        for (std::size_t i = 0; i < std::max<std::size_t>(bytes, 1); ++i) zero = zero && block[i] == std::byte{0};
+        BOOST_TEST(zero);
+        std::memset(block, 0xFF, std::max<std::size_t>(bytes, 1));  // every byte asked for is writable
+        if (bytes >= 65536 && bytes < (std::size_t{2} << 20)) {
+            BOOST_TEST(reinterpret_cast<std::uintptr_t>(block) % 4096 == 64u);  // its own pages, no more
+        }
+        fb::release_host_block(block);
+    }
+    fb::release_host_block(nullptr);
+
+    // Large blocks start at different offsets in their huge pages.
+    constexpr std::size_t huge = std::size_t{2} << 20;
+    std::byte* first = fb::allocate_host_block(3 * huge);
+    std::byte* second = fb::allocate_host_block(3 * huge);
+    BOOST_TEST(reinterpret_cast<std::uintptr_t>(first) % huge != reinterpret_cast<std::uintptr_t>(second) % huge);
+    BOOST_TEST(reinterpret_cast<std::uintptr_t>(first) % 4096 != reinterpret_cast<std::uintptr_t>(second) % 4096);
+    fb::release_host_block(first);
+    fb::release_host_block(second);
 }

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "forge/stats/summary.hpp"
+#include "host_memory.hpp"
 #include "timer.hpp"
 
 namespace forge::bench {
@@ -42,12 +43,22 @@ double time_calibration_ms() {
     return static_cast<double>(stop - start) * 1e-6;
 }
 
-MemoryCalibration::MemoryCalibration() : buffer_((std::size_t{8} << 20) / sizeof(std::uint64_t), 1) {}
+namespace {
+
+constexpr std::size_t memory_calibration_bytes = std::size_t{8} << 20;
+
+}  // namespace
+
+MemoryCalibration::MemoryCalibration() : buffer_(allocate_host_block(memory_calibration_bytes)) {}
+
+void MemoryCalibration::Release::operator()(std::byte* p) const noexcept { release_host_block(p); }
 
 double MemoryCalibration::time_ms() const {
+    const auto* words = reinterpret_cast<const std::uint64_t*>(buffer_.get());
     compiler_barrier();
     const std::int64_t start = now_ns();
-    const std::uint64_t sum = std::accumulate(buffer_.begin(), buffer_.end(), std::uint64_t{0});
+    const std::uint64_t sum = std::accumulate(words, words + memory_calibration_bytes / sizeof(std::uint64_t),
+                                              std::uint64_t{0});
     compiler_barrier();
     const std::int64_t stop = now_ns();
     [[maybe_unused]] volatile std::uint64_t sink = sum;

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -36,7 +37,10 @@ public:
     [[nodiscard]] double time_ms() const;
 
 private:
-    std::vector<std::uint64_t> buffer_;
+    struct Release {
+        void operator()(std::byte* p) const noexcept;
+    };
+    std::unique_ptr<std::byte, Release> buffer_;  // off the heap the sides' calls use (host_memory.hpp)
 };
 
 }  // namespace forge::bench

@@ -1,8 +1,6 @@
 #include "guarded_memory.hpp"
 
-#include <cstdlib>
-#include <cstring>
-#include <new>
+#include "host_memory.hpp"
 
 namespace forge::bench {
 
@@ -12,7 +10,7 @@ constexpr std::size_t host_alignment = 64;
 
 std::byte pattern(std::size_t offset) noexcept { return static_cast<std::byte>(0xA5U ^ (offset * 31U & 0xFFU)); }
 
-void release_guarded(std::byte* data) { std::free(data - guard_bytes); }
+void release_guarded(std::byte* data) { release_host_block(data - guard_bytes); }
 
 }  // namespace
 
@@ -33,10 +31,8 @@ bool holds_guard_pattern(std::span<const std::byte> guard, std::size_t offset) n
 
 Tensor allocate_guarded(const TensorSpec& spec) {
     const GuardLayout layout(byte_size(spec));
-    auto* base = static_cast<std::byte*>(std::aligned_alloc(host_alignment, layout.total_bytes));
-    if (base == nullptr) throw std::bad_alloc();
+    std::byte* base = allocate_host_block(layout.total_bytes);  // zero-filled
     write_guard_pattern({base, guard_bytes}, 0);
-    std::memset(base + guard_bytes, 0, layout.data_bytes);
     write_guard_pattern({base + layout.trailing_offset, layout.trailing_bytes()}, layout.trailing_offset);
     return Tensor(spec, Place::host, base + guard_bytes, &release_guarded);
 }

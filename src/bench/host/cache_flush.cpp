@@ -1,15 +1,12 @@
 #include "cache_flush.hpp"
 
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <new>
 
+#include "host_memory.hpp"
 #include "sysfs.hpp"
 #include "timer.hpp"
 
@@ -18,7 +15,6 @@ namespace forge::bench {
 namespace {
 
 constexpr std::size_t fallback_bytes = std::size_t{32} << 20;
-constexpr std::size_t huge_page = std::size_t{2} << 20;
 
 // "32768K", "8M", "512" -> bytes; 0 when unreadable.
 std::size_t parse_size(const std::string& text) {
@@ -77,17 +73,12 @@ CacheSize last_level_cache() {
     return {fallback_bytes, "fallback"};
 }
 
-CacheFlusher::CacheFlusher(std::size_t bytes) : bytes_((bytes + huge_page - 1) / huge_page * huge_page) {
-    void* memory = std::aligned_alloc(huge_page, bytes_);
-    if (memory == nullptr) throw std::bad_alloc();
-    buffer_.reset(static_cast<unsigned char*>(memory));
-    // Huge pages where the kernel allows them: the flush then evicts the caches without
-    // also evicting every TLB entry, whose misses would land in the next timed call.
-    ::madvise(memory, bytes_, MADV_HUGEPAGE);
-    std::memset(buffer_.get(), 0, bytes_);  // touch every page once, outside any sample
-}
+// Its own memory off the heap, on huge pages where the kernel allows them: the
+// flush then evicts the caches without also evicting every TLB entry, whose
+// misses would land in the next timed call.
+CacheFlusher::CacheFlusher(std::size_t bytes) : bytes_(bytes), buffer_(allocate_host_block(bytes)) {}
 
-void CacheFlusher::Release::operator()(unsigned char* p) const noexcept { std::free(p); }
+void CacheFlusher::Release::operator()(std::byte* p) const noexcept { release_host_block(p); }
 
 void CacheFlusher::flush() noexcept {
     // A read-modify-write of every cache line. Not memset: glibc writes a buffer

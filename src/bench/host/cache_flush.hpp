@@ -27,10 +27,10 @@ public:
 
 private:
     struct Release {
-        void operator()(unsigned char* p) const noexcept;
+        void operator()(std::byte* p) const noexcept;
     };
     std::size_t bytes_;
-    std::unique_ptr<unsigned char, Release> buffer_;
+    std::unique_ptr<std::byte, Release> buffer_;
 };
 
 }  // namespace forge::bench

@@ -1,0 +1,25 @@
+// The harness's host memory for tensors, kept off the process heap.
+//
+// A side's call allocates from the same glibc heap as the harness. glibc moves
+// its mmap threshold and trims its heap by what was freed before, so harness
+// tensors made and dropped around a call decided whether the call's own 32 MiB
+// scratch tensor was served from pages already mapped or faulted in afresh
+// on every call: one process of rope_fwd's reference read 19 ms, the next 34 ms.
+// Large blocks therefore come straight from the kernel (mmap), on huge pages
+// where it allows them (transparent huge pages in `madvise` mode): a streaming
+// side otherwise read 3.9 ms on some copies of its tensors and 5.4 ms on others,
+// by which 4 KiB pages each copy happened to get; and each starts at another
+// offset in its huge page, so two tensors' addresses never align alike.
+#pragma once
+
+#include <cstddef>
+
+namespace forge::bench {
+
+// At least `bytes` (never zero) of zero-filled host memory, 64-byte aligned.
+[[nodiscard]] std::byte* allocate_host_block(std::size_t bytes);
+
+// Gives back a block from allocate_host_block (nullptr: nothing).
+void release_host_block(std::byte* block) noexcept;
+
+}  // namespace forge::bench
