@@ -618,10 +618,10 @@ private:
         runtime_.flush_cache();
         touch_bookkeeping(state);
         std::unique_ptr<LaunchLog> launches = runtime_.log_launches();
-        const long switches = involuntary_context_switches();
+        const SchedulerReading before = scheduler_.read();
         Sample sample;
         sample.ms = runtime_.time_call([&] { call(state); });
-        sample.preempted = switches >= 0 && involuntary_context_switches() != switches;
+        sample.preempted = preempted(before, scheduler_.read(), sample.ms);
         if (launches) {
             note_kernels(state, launches->names());
             launches.reset();
@@ -865,6 +865,7 @@ private:
     std::vector<std::string> prep_names_;
     std::set<std::string> mutated_;
     std::size_t sample_ = 0;  // timed calls so far, for messages
+    const SchedulerWatch scheduler_;  // the timing thread's: this object lives and runs on it
 };
 
 std::unique_ptr<Runtime> make_runtime(Backend backend, const RunOptions& options) {
