@@ -203,3 +203,57 @@ BOOST_AUTO_TEST_CASE(rounds_while_a_neighbour_sweeps_memory_are_set_aside) {
     BOOST_TEST(!used[6]);  // the first busy round
     BOOST_TEST(used[0]);
 }
+
+// Another tenant's memory traffic covers a whole workload: every one of its
+// rounds reads the machine 1.8x slower than the run's earlier workloads did, and
+// its memory-bound student 1.8x slower. Judged against its own readings half of
+// its rounds would pass as quiet; judged against the run's, none does, so it
+// never claims the precision and waits past the cap before falling back.
+BOOST_AUTO_TEST_CASE(a_workload_busy_throughout_is_judged_against_the_runs_quiet_readings) {
+    fb::StoppingParameters p = parameters();
+    p.max_wall_s = 1.0;
+    p.quiet_wait_s = 1.0;
+    std::mt19937_64 random(21);
+    std::normal_distribution<double> noise(1.0, 0.002);
+    std::vector<double> earlier;
+    for (int r = 0; r < 200; ++r) earlier.push_back(0.3 * noise(random));
+    fb::PrecisionCriterion criterion(p, earlier);
+    double wall_s = 0.0;
+    do {
+        criterion.add_round(std::log(1.0 / 1.8) + std::log(noise(random)), 0, 2.0, false, 0.54 * noise(random));
+        wall_s += 0.01;
+    } while (!criterion.done(wall_s));
+    BOOST_TEST((criterion.selection() == fb::RoundSelection::undisturbed));
+    BOOST_TEST((criterion.reason() == fb::StopReason::wall_cap));
+    BOOST_TEST(criterion.waited_for_quiet());
+    BOOST_TEST(wall_s >= 2.0 - 1e-9);
+
+    fb::PrecisionCriterion alone(p);  // the same rounds, no earlier readings: taken for quiet
+    for (int r = 0; r < 100; ++r) alone.add_round(std::log(1.0 / 1.8), 0, 2.0, false, 0.54 * noise(random));
+    BOOST_TEST((alone.selection() == fb::RoundSelection::quiet));
+}
+
+// The busy stretch ends a little after the cap: the rounds go on, and the quiet
+// ones that follow read the true ratio (1) instead of the busy one (0.56).
+BOOST_AUTO_TEST_CASE(rounds_go_on_past_the_cap_until_enough_are_quiet) {
+    fb::StoppingParameters p = parameters();
+    p.max_wall_s = 1.0;
+    p.quiet_wait_s = 4.0;
+    std::mt19937_64 random(22);
+    std::normal_distribution<double> noise(1.0, 0.002);
+    std::vector<double> earlier(200, 0.3);
+    fb::PrecisionCriterion criterion(p, earlier);
+    double wall_s = 0.0;
+    do {
+        const bool busy = wall_s < 1.5;
+        const double student = 2.0 * noise(random) * (busy ? 1.8 : 1.0);
+        criterion.add_round(std::log(2.0 * noise(random) / student), 0, 4.0, false,
+                            0.3 * noise(random) * (busy ? 1.8 : 1.0));
+        wall_s += 0.01;
+    } while (!criterion.done(wall_s));
+    BOOST_TEST(criterion.waited_for_quiet());
+    BOOST_TEST((criterion.selection() == fb::RoundSelection::quiet));
+    BOOST_TEST((criterion.reason() == fb::StopReason::precision_reached));
+    BOOST_TEST(criterion.interval().ratio == 1.0, tt::tolerance(0.01));
+    BOOST_TEST(wall_s < 2.0);
+}

@@ -62,6 +62,8 @@ nlohmann::json stopping_json(const WorkloadRecord& w) {
             {"throttled_rounds", throttled},
             {"estimated_from", to_string(w.selection)},
             {"rounds_used", w.estimated_rounds.log_ratios.size()},
+            {"waited_for_quiet", w.waited_for_quiet},
+            {"retaken", w.retaken},
             {"half_width", w.ratio.relative_half_width()},
             {"measured_s", w.measured_s},
             {"wall_s", w.rounds_wall_s}};
@@ -82,14 +84,17 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
             {"max_rounds", p.max_rounds},
             {"min_measured_s", p.min_measured_s},
             {"max_wall_s", p.max_wall_s},
+            {"quiet_wait_s", p.quiet_wait_s},
+            {"retake_busy_workloads", p.retake_busy_workloads},
             {"warmup_s", p.warmup_s},
             {"order", "alternating (reference first in even rounds)"},
             {"estimator", "exp(median of per-round log(reference_ms / student_ms))"},
             {"interval", "hull of the sign-test interval and Student's t on the layouts' medians"},
             {"round_selection",
-             "quiet rounds (no preempted call, no throttled GPU, memory calibration within 20% of its lower "
-             "quartile) when min_rounds exist; else undisturbed rounds (no preempted call, no throttled GPU); "
-             "else all"},
+             "quiet rounds (no preempted call, no throttled GPU, memory calibration within 20% of the lower "
+             "quartile of the run's readings) when min_rounds exist, waiting up to quiet_wait_s past max_wall_s "
+             "for them; else undisturbed rounds (no preempted call, no throttled GPU); else all; only quiet rounds "
+             "reach the precision"},
             {"run_interval", "percentile bootstrap over each workload's layouts and rounds, 2000 resamples, seeded"}};
 }
 

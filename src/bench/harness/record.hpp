@@ -69,6 +69,8 @@ struct WorkloadRecord {
     stats::PairedRounds estimated_rounds;  // the rounds `ratio` comes from
     RoundSelection selection = RoundSelection::quiet;
     StopReason stop = StopReason::precision_reached;
+    bool waited_for_quiet = false;     // the rounds went past the cap, waiting for quiet ones
+    bool retaken = false;              // measured again at the end of the run (retake_busy_workloads)
     double rounds_wall_s = 0.0;        // the rounds' wall time, harness work included
     double measured_s = 0.0;           // both sides' timed calls, summed
     Drift drift;

@@ -15,6 +15,8 @@ StoppingParameters StoppingParameters::quick() {
                               .max_rounds = 200,
                               .min_measured_s = 0.0,
                               .max_wall_s = 0.3,
+                              .quiet_wait_s = 0.0,
+                              .retake_busy_workloads = false,
                               .warmup_s = 0.01};
 }
 
@@ -48,7 +50,7 @@ void PrecisionCriterion::add_round(double log_ratio, std::size_t cluster, double
 namespace {
 
 // A round is quiet when it was not disturbed and the machine reading is
-// within 20% of its lower quartile over the rounds so far.
+// within 20% of the lower quartile of the run's readings so far.
 constexpr double quiet_margin = 1.2;
 
 }  // namespace
@@ -59,6 +61,7 @@ PrecisionCriterion::Choice PrecisionCriterion::choose() const {
     Choice undisturbed{RoundSelection::undisturbed, std::vector<bool>(n, false)};
     if (n == 0) return Choice{RoundSelection::all, {}};
     std::vector<double> sorted = machine_ms_;
+    sorted.insert(sorted.end(), earlier_machine_ms_.begin(), earlier_machine_ms_.end());
     std::sort(sorted.begin(), sorted.end());
     const double threshold = quiet_margin * stats::quantile_sorted(sorted, 0.25);
     std::size_t quiet_count = 0;
@@ -88,6 +91,11 @@ stats::PairedRounds PrecisionCriterion::rounds_of(const Choice& choice) const {
     return out;
 }
 
+bool PrecisionCriterion::precise(const Choice& choice) const {
+    return stats::clustered_paired_ratio(rounds_of(choice), parameters_.confidence).relative_half_width() <=
+           parameters_.precision;
+}
+
 stats::PairedRounds PrecisionCriterion::estimated_rounds() const { return rounds_of(choose()); }
 
 stats::RatioInterval PrecisionCriterion::interval() const {
@@ -99,11 +107,10 @@ bool PrecisionCriterion::done(double wall_s) {
     if (n < parameters_.min_rounds) return false;
     // The interval is looked at every ~5% more rounds, not after each one: fewer
     // looks keep a lucky narrow stretch from ending the run (optional stopping).
-    const Choice choice = n >= next_check_ && measured_s() >= parameters_.min_measured_s ? choose() : Choice{};
-    if (choice.selection != RoundSelection::all) {
+    if (n >= next_check_ && measured_s() >= parameters_.min_measured_s) {
         next_check_ = n + std::max<std::size_t>(n / 20, 1);
-        if (stats::clustered_paired_ratio(rounds_of(choice), parameters_.confidence).relative_half_width() <=
-            parameters_.precision) {
+        const Choice choice = choose();
+        if (choice.selection == RoundSelection::quiet && precise(choice)) {
             reason_ = StopReason::precision_reached;
             return true;
         }
@@ -113,6 +120,18 @@ bool PrecisionCriterion::done(double wall_s) {
         return true;
     }
     if (wall_s >= parameters_.max_wall_s) {
+        const Choice choice = choose();
+        if (choice.selection != RoundSelection::quiet) {
+            if (wall_s < parameters_.max_wall_s + parameters_.quiet_wait_s) {
+                waited_for_quiet_ = true;
+                return false;
+            }
+        } else if (precise(choice)) {
+            // Precise since the last look (the wait for quiet rounds ends between
+            // looks): stopping now anyway, the reason says which.
+            reason_ = StopReason::precision_reached;
+            return true;
+        }
         reason_ = StopReason::wall_cap;
         return true;
     }

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "forge/stats/ratio_interval.hpp"
@@ -20,6 +21,13 @@ struct StoppingParameters {
     std::size_t max_rounds = 10000;
     double min_measured_s = 0.3;     // both sides' timed calls, summed
     double max_wall_s = 4.0;         // the rounds' wall time, the harness's own work included
+    // More wall time, past max_wall_s, while fewer than min_rounds rounds are quiet:
+    // a busy stretch of the machine (seconds of another tenant's memory traffic)
+    // can cover a whole workload, and its rounds read another ratio.
+    double quiet_wait_s = 4.0;
+    // Measure again, at the end of the run, a workload with too few quiet rounds
+    // judged against the whole run's readings (a busy stretch over its start).
+    bool retake_busy_workloads = true;
     double warmup_s = 0.2;           // interleaved untimed calls before the first round
 
     [[nodiscard]] static StoppingParameters standard();
@@ -41,7 +49,11 @@ public:
     // The name eval.json records beside the parameters.
     static constexpr std::string_view name = "paired-ratio-precision";
 
-    explicit PrecisionCriterion(StoppingParameters parameters) : parameters_(parameters) {}
+    // `earlier_machine_ms`: the machine readings of the run's earlier workloads, so
+    // a workload that ran entirely in a busy stretch is judged against the quietest
+    // the machine was during the run, not against its own busy readings.
+    explicit PrecisionCriterion(StoppingParameters parameters, std::vector<double> earlier_machine_ms = {})
+        : parameters_(parameters), earlier_machine_ms_(std::move(earlier_machine_ms)) {}
 
     // One round: log(reference_ms / student_ms), the cluster it ran in (rounds
     // of one cluster may be biased alike: the layout of the tensors), the
@@ -53,6 +65,8 @@ public:
 
     // Whether to stop, `wall_s` into the rounds; the reason is kept.
     [[nodiscard]] bool done(double wall_s);
+    // Whether the rounds went past max_wall_s waiting for quiet ones.
+    [[nodiscard]] bool waited_for_quiet() const noexcept { return waited_for_quiet_; }
 
     [[nodiscard]] const StoppingParameters& parameters() const noexcept { return parameters_; }
     [[nodiscard]] std::optional<StopReason> reason() const noexcept { return reason_; }
@@ -60,10 +74,11 @@ public:
     [[nodiscard]] double measured_s() const noexcept { return measured_ms_ * 1e-3; }
 
     // Which rounds the estimate comes from: the quiet ones (not disturbed,
-    // and the machine reading within 20% of its lower quartile: a neighbour
-    // slows a memory-bound side more than a compute-bound one, so busy rounds
-    // move the ratio) when there are min_rounds of them; else those without a
-    // disturbance; else all. Only quiet or undisturbed rounds can reach the precision.
+    // and the machine reading within 20% of the lower quartile of the run's
+    // readings: a neighbour slows a memory-bound side more than a compute-bound
+    // one, so busy rounds move the ratio) when there are min_rounds of them;
+    // else those without a disturbance; else all. Only quiet rounds can reach
+    // the precision: the others are a fallback, biased by what disturbed them.
     [[nodiscard]] RoundSelection selection() const;
     [[nodiscard]] std::vector<bool> selected() const;  // per round, in order
     [[nodiscard]] stats::PairedRounds estimated_rounds() const;
@@ -77,15 +92,18 @@ private:
     };
     [[nodiscard]] Choice choose() const;
     [[nodiscard]] stats::PairedRounds rounds_of(const Choice& choice) const;
+    [[nodiscard]] bool precise(const Choice& choice) const;
 
     StoppingParameters parameters_;
     std::vector<double> log_ratios_;
     std::vector<std::size_t> clusters_;
     std::vector<bool> disturbed_;
     std::vector<double> machine_ms_;
+    std::vector<double> earlier_machine_ms_;
     double measured_ms_ = 0.0;
     std::size_t next_check_ = 0;
     std::optional<StopReason> reason_;
+    bool waited_for_quiet_ = false;
 };
 
 }  // namespace forge::bench
