@@ -24,12 +24,13 @@
 #include "forge/bench/run.hpp"
 #include "drift.hpp"
 #include "forge/stats/summary.hpp"
+#include "preemption.hpp"
 #include "profiled_calls.hpp"
 #include "record.hpp"
 #include "regions.hpp"
+#include "retake.hpp"
 #include "runtime.hpp"
 #include "stopping.hpp"
-#include "preemption.hpp"
 #include "timer.hpp"
 
 namespace forge::bench {
@@ -204,17 +205,6 @@ struct SideState {
     std::vector<KernelNames> sample_kernels;  // the distinct kernel sets of its timed samples
     bool unlogged_samples = false;            // samples whose kernels the backend could not see
 };
-
-// Every round's memory calibration in these workloads but `except`: how busy the machine was.
-std::vector<double> machine_readings(const std::vector<WorkloadRecord>& workloads,
-                                     const WorkloadRecord* except = nullptr) {
-    std::vector<double> readings;
-    for (const WorkloadRecord& workload : workloads) {
-        if (&workload == except) continue;
-        for (const Round& round : workload.rounds) readings.push_back(round.memory_calibration_ms);
-    }
-    return readings;
-}
 
 class WorkloadRun {
 public:
@@ -912,35 +902,12 @@ private:
     const SchedulerWatch scheduler_;  // the timing thread's: this object lives and runs on it
 };
 
-// Whether a finished workload has enough quiet rounds judged against the whole
-// run's readings of the machine, as its stopping rule would now choose them.
-bool quiet_against_run(const WorkloadRecord& workload, const std::vector<WorkloadRecord>& run,
-                       const StoppingParameters& stopping) {
-    PrecisionCriterion criterion(stopping, machine_readings(run, &workload));
-    double previous_ms = 0.0;
-    for (const Round& round : workload.rounds) {
-        criterion.add_round(round.log_ratio(), round.layout, round.reference_ms + round.student_ms,
-                            round.preempted || round.throttled, std::max(round.memory_calibration_ms, previous_ms));
-        previous_ms = round.memory_calibration_ms;
-    }
-    return criterion.selection() == RoundSelection::quiet;
-}
-
-// A busy stretch of the machine (seconds of another tenant's memory traffic)
-// can cover a run's first workload, before any quieter reading exists to judge
-// its rounds against, and its busy rounds then pass as quiet. A workload whose
-// rounds were quiet by the readings it had, but are not against the whole run,
-// is measured once more, and that measurement replaces the first (its notices
-// with it). One that knew it was short of quiet rounds has already waited for
-// them, and says so: measuring it again would double a busy machine's time.
+// A workload a busy stretch of the machine fooled (retake.hpp) is measured once
+// more, and that measurement replaces the first, its notices with it.
 void retake_busy_workloads(const Bench& bench, const WindowContract& contract, Runtime& runtime,
                            const RunOptions& options, RunRecord& record) {
-    if (!record.stopping.retake_busy_workloads) return;
-    for (std::size_t w = 0; w < record.workloads.size() && record.problems.empty(); ++w) {
-        const WorkloadRecord& first = record.workloads[w];
-        if (first.selection != RoundSelection::quiet || quiet_against_run(first, record.workloads, record.stopping)) {
-            continue;
-        }
+    for (const std::size_t w : workloads_to_retake(record.workloads, record.stopping)) {
+        if (!record.problems.empty()) return;
         const Workload& workload = bench.workloads()[w];
         const std::string prefix = "workload '" + workload.name + "': ";
         std::erase_if(record.notices, [&](const std::string& notice) { return notice.starts_with(prefix); });
@@ -950,7 +917,7 @@ void retake_busy_workloads(const Bench& bench, const WindowContract& contract, R
         }
         WorkloadRun again(bench, contract, runtime, options, workload, record);
         WorkloadRecord retaken = again.run();
-        retaken.work = first.work;
+        retaken.work = record.workloads[w].work;
         retaken.retaken = true;
         record.workloads[w] = std::move(retaken);
     }

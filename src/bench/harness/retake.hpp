@@ -1,0 +1,29 @@
+// Which finished workloads a busy stretch of the machine fooled. Another
+// tenant's memory traffic comes in stretches of seconds that can cover a run's
+// first workload, before any quieter reading exists to judge its rounds
+// against, and its busy rounds then pass as quiet. At the end of the run each
+// workload is judged again against the whole run's readings; the harness
+// measures again those that fail.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "record.hpp"
+#include "stopping.hpp"
+
+namespace forge::bench {
+
+// Every round's memory calibration in `workloads` but `except`: how busy the machine was.
+[[nodiscard]] std::vector<double> machine_readings(const std::vector<WorkloadRecord>& workloads,
+                                                   const WorkloadRecord* except = nullptr);
+
+// The workloads of `run` (indices, in order) whose rounds were quiet by the
+// readings they had but are not against the rest of the run's, as their
+// stopping rule would now choose them. None where `stopping` retakes none. One
+// that knew it was short of quiet rounds is not among them: it has already
+// waited for them, and measuring it again would double a busy machine's time.
+[[nodiscard]] std::vector<std::size_t> workloads_to_retake(const std::vector<WorkloadRecord>& run,
+                                                           const StoppingParameters& stopping);
+
+}  // namespace forge::bench

@@ -1,0 +1,86 @@
+// Which finished workloads are measured again at the end of a run: those whose
+// rounds passed as quiet against their own readings of the machine but not
+// against the whole run's (a busy stretch over the run's start).
+#define BOOST_TEST_MODULE bench_retake
+#include <boost/test/unit_test.hpp>
+
+#include <cstddef>
+#include <random>
+#include <vector>
+
+#include "record.hpp"
+#include "retake.hpp"
+#include "stopping.hpp"
+
+namespace fb = forge::bench;
+
+namespace {
+
+// A finished workload of `rounds` rounds whose memory calibration read about
+// `machine_ms` throughout, chosen as its stopping rule chose them.
+fb::WorkloadRecord workload(double machine_ms, fb::RoundSelection selection, std::size_t rounds = 60,
+                            unsigned seed = 1) {
+    std::mt19937_64 random(seed);
+    std::normal_distribution<double> noise(1.0, 0.01);
+    fb::WorkloadRecord record;
+    record.selection = selection;
+    for (std::size_t r = 0; r < rounds; ++r) {
+        fb::Round round;
+        round.layout = (r / 2) % 4;
+        round.reference_ms = 2.0 * noise(random);
+        round.student_ms = 1.0 * noise(random);
+        round.memory_calibration_ms = machine_ms * noise(random);
+        record.rounds.push_back(round);
+    }
+    return record;
+}
+
+fb::StoppingParameters stopping() {
+    fb::StoppingParameters p = fb::StoppingParameters::standard();
+    p.min_rounds = 20;
+    return p;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_first_workload_busy_throughout_is_retaken) {
+    // The first workload's machine read 1.8x slower than the rest of the run's.
+    const std::vector<fb::WorkloadRecord> run{workload(0.54, fb::RoundSelection::quiet, 60, 1),
+                                              workload(0.30, fb::RoundSelection::quiet, 60, 2),
+                                              workload(0.30, fb::RoundSelection::quiet, 60, 3)};
+    BOOST_TEST(fb::workloads_to_retake(run, stopping()) == std::vector<std::size_t>{0},
+               boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_run_alike_throughout_retakes_nothing) {
+    // Busy or quiet, every workload saw the same machine: none was fooled.
+    const std::vector<fb::WorkloadRecord> busy{workload(0.54, fb::RoundSelection::quiet, 60, 1),
+                                               workload(0.54, fb::RoundSelection::quiet, 60, 2)};
+    BOOST_TEST(fb::workloads_to_retake(busy, stopping()).empty());
+    const std::vector<fb::WorkloadRecord> quiet{workload(0.30, fb::RoundSelection::quiet, 60, 1),
+                                                workload(0.30, fb::RoundSelection::quiet, 60, 2)};
+    BOOST_TEST(fb::workloads_to_retake(quiet, stopping()).empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_workload_that_knew_it_was_busy_is_not_retaken) {
+    // It already waited for quiet rounds, fell back, and said so.
+    const std::vector<fb::WorkloadRecord> run{workload(0.54, fb::RoundSelection::undisturbed, 60, 1),
+                                              workload(0.30, fb::RoundSelection::quiet, 60, 2)};
+    BOOST_TEST(fb::workloads_to_retake(run, stopping()).empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_busy_stretch_over_part_of_a_workload_leaves_it_alone_while_enough_rounds_are_quiet) {
+    // 60 rounds, the first 30 busy: 30 quiet ones remain, more than min_rounds.
+    fb::WorkloadRecord partly = workload(0.30, fb::RoundSelection::quiet, 60, 1);
+    for (std::size_t r = 0; r < 30; ++r) partly.rounds[r].memory_calibration_ms *= 1.8;
+    const std::vector<fb::WorkloadRecord> run{partly, workload(0.30, fb::RoundSelection::quiet, 60, 2)};
+    BOOST_TEST(fb::workloads_to_retake(run, stopping()).empty());
+}
+
+BOOST_AUTO_TEST_CASE(no_retakes_where_the_stopping_rule_takes_none) {
+    const std::vector<fb::WorkloadRecord> run{workload(0.54, fb::RoundSelection::quiet, 60, 1),
+                                              workload(0.30, fb::RoundSelection::quiet, 60, 2)};
+    BOOST_TEST(fb::workloads_to_retake(run, fb::StoppingParameters::quick()).empty());  // --quick
+    BOOST_TEST(fb::machine_readings(run).size() == 120u);
+    BOOST_TEST(fb::machine_readings(run, &run[0]).size() == 60u);
+}
