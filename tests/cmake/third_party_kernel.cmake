@@ -184,6 +184,15 @@ if(NOT result EQUAL 0)
 endif()
 expect_match("${log}" "100% tests passed, 0 tests failed out of 4" "the card's tests")
 # The recompute is priced: the credit test reports a credited ratio to CDash.
+# A credit the machine made unusable (profiled calls that do not reconcile with
+# the timed ones) says "rerun the bench"; the user would, once.
+if(log MATCHES "coverage-out-of-band" AND NOT log MATCHES "name=\"credited_ratio\">[0-9]")
+  execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${build}" -V
+    RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
+  if(NOT result EQUAL 0)
+    fail("ctest failed on the rerun (exit ${result}):\n${log}")
+  endif()
+endif()
 expect_match("${log}" "<CTestMeasurement type=\"numeric/double\" name=\"credited_ratio\">[0-9]" "the credited ratio")
 
 # eval.json says how the bench was built.
