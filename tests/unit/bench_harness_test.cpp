@@ -75,9 +75,15 @@ bool any_problem_has(const fb::RunResult& result, std::initializer_list<std::str
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(a_symmetric_run_reports_every_key_of_eval_json) {
-    const fb::RunResult result = quick_run(add_bench(), add_contract());
+    fb::RunOptions options = quick_options();
+    options.host_flush_bytes = 0;  // the flush a bench gets: twice the last-level cache
+    const fb::RunResult result = fb::run(add_bench(), add_contract(), options);
     BOOST_TEST(result.exit_code == forge::exit_code::ok);
     const json& e = result.eval;
+    const json& machine = e["device"];
+    BOOST_TEST(machine["flush_bytes"] == 2 * machine["last_level_cache_bytes"].get<std::size_t>());
+    BOOST_TEST(machine["flush_probe"]["effective"].is_boolean());
+    BOOST_TEST(!any_has(result.notices, {"the cache flush was set to"}));
     BOOST_TEST(e["schema_version"] == 1);
     BOOST_TEST(e["operator"] == "add");
     BOOST_TEST(e["backend"] == "host");
@@ -124,6 +130,15 @@ BOOST_AUTO_TEST_CASE(a_symmetric_run_reports_every_key_of_eval_json) {
     BOOST_TEST(p["stopping"]["criterion"] == "paired-ratio-precision");
 }
 
+// A flush the caller made smaller than a cold sample needs is recorded, and said.
+BOOST_AUTO_TEST_CASE(a_flush_under_twice_the_last_level_cache_is_recorded_and_said) {
+    const fb::RunResult result = quick_run(add_bench(), add_contract());
+    const json& machine = result.eval["device"];
+    BOOST_TEST(machine["flush_bytes"] == quick_options().host_flush_bytes);
+    const bool under = quick_options().host_flush_bytes < 2 * machine["last_level_cache_bytes"].get<std::size_t>();
+    BOOST_TEST(any_has(result.notices, {"the cache flush was set to", "under twice the last-level cache"}) == under);
+}
+
 // Every round times both sides, in alternating order, on the same input variant;
 // the rounds in eval.json recompute the workload's ratio and interval.
 BOOST_AUTO_TEST_CASE(rounds_pair_both_sides_in_alternating_order_and_recompute_the_ratio) {
@@ -157,9 +172,7 @@ BOOST_AUTO_TEST_CASE(rounds_pair_both_sides_in_alternating_order_and_recompute_t
 BOOST_AUTO_TEST_CASE(the_benchs_precision_is_recorded_and_the_command_lines_wins) {
     fb::Bench bench = add_bench();
     bench.precision(0.2);
-    fb::RunOptions options;
-    options.operator_name = "add";
-    options.quick = true;
+    fb::RunOptions options = quick_options();
     BOOST_TEST(fb::run(bench, add_contract(), options).eval["performance"]["stopping"]["precision"] == 0.2);
     options.precision = 0.3;
     BOOST_TEST(fb::run(bench, add_contract(), options).eval["performance"]["stopping"]["precision"] == 0.3);
@@ -466,9 +479,7 @@ BOOST_AUTO_TEST_CASE(the_eval_file_is_written_when_asked) {
     const std::filesystem::path dir =
         std::filesystem::temp_directory_path() / ("forge_bench_harness_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
-    fb::RunOptions options;
-    options.operator_name = "add";
-    options.quick = true;
+    fb::RunOptions options = quick_options();
     options.eval_path = dir / "eval.json";
     const fb::RunResult result = fb::run(add_bench(), add_contract(), options);
     std::ifstream in(options.eval_path);

@@ -2,6 +2,7 @@
 // main does (and what tests call directly).
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <iosfwd>
 #include <optional>
@@ -27,6 +28,12 @@ struct RunOptions {
     // The CUDA architectures the bench was built for (CMake's syntax): a notice when
     // the GPU has no native code among them. Empty: not known, not checked.
     std::string cuda_architectures;
+    // HOST: bytes the cache flush sweeps before each call; 0, the default, is
+    // twice the largest last-level cache, which a cold sample needs. A smaller
+    // flush is for the harness's own tests, which check what the harness does
+    // rather than how cold a cache is: eval.json records the size, and a notice
+    // says it is under twice the last-level cache.
+    std::size_t host_flush_bytes = 0;
 };
 
 // exit_code: forge::exit_code::ok; problems (correctness failed, or the harness

@@ -925,7 +925,7 @@ void retake_busy_workloads(const Bench& bench, const WindowContract& contract, R
 
 std::unique_ptr<Runtime> make_runtime(Backend backend, const RunOptions& options) {
     return backend == Backend::cuda ? make_cuda_runtime(options.cuda_device, options.cuda_architectures)
-                                    : make_host_runtime();
+                                    : make_host_runtime(options.host_flush_bytes);
 }
 
 // A run's result from its record: eval.json (written when asked), the problems and notices logged.

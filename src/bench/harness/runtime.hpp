@@ -110,7 +110,8 @@ public:
     [[nodiscard]] virtual Profile profile_call(const std::function<void()>& call, const std::string& label) = 0;
 };
 
-[[nodiscard]] std::unique_ptr<Runtime> make_host_runtime();
+// flush_bytes: RunOptions::host_flush_bytes (0: twice the last-level cache).
+[[nodiscard]] std::unique_ptr<Runtime> make_host_runtime(std::size_t flush_bytes);
 // Throws BackendUnavailable when there is no device (a skip), BackendBroken when
 // there is one that cannot be used (a failure). Its notices say when the device
 // has no native code among `cuda_architectures` (the bench's, CMake's syntax).

@@ -67,8 +67,9 @@ private:
 
 class HostRuntime final : public Runtime {
 public:
-    HostRuntime()
-        : pinned_cpu_(pin_to_current_cpu()), cache_(last_level_cache()), flusher_(2 * cache_.bytes),
+    explicit HostRuntime(std::size_t flush_bytes)
+        : pinned_cpu_(pin_to_current_cpu()), cache_(last_level_cache()),
+          flusher_(flush_bytes > 0 ? flush_bytes : 2 * cache_.bytes),
           probe_(probe_flush(flusher_, cache_.bytes)), load_at_start_(load_average()) {}
 
     [[nodiscard]] nlohmann::json device_facts() const override {
@@ -98,6 +99,11 @@ public:
             out.push_back("the cache flush did not measurably evict: a working set re-read in " +
                           std::to_string(probe_.warm_ms) + " ms warm and " + std::to_string(probe_.flushed_ms) +
                           " ms after a flush, so cold samples may be warm");
+        }
+        if (flusher_.bytes() < 2 * cache_.bytes) {
+            out.push_back("the cache flush was set to " + std::to_string(flusher_.bytes()) +
+                          " bytes, under twice the last-level cache (" + std::to_string(2 * cache_.bytes) +
+                          "): cold samples may be warm");
         }
         if (pinned_cpu_ < 0) out.push_back("the timing thread could not be pinned to a CPU: samples may migrate");
         return out;
@@ -167,6 +173,6 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Runtime> make_host_runtime() { return std::make_unique<HostRuntime>(); }
+std::unique_ptr<Runtime> make_host_runtime(std::size_t flush_bytes) { return std::make_unique<HostRuntime>(flush_bytes); }
 
 }  // namespace forge::bench
