@@ -16,7 +16,7 @@ namespace {
 
 constexpr std::size_t alignment = 64;
 // Below this a block comes from malloc: too small to move glibc's mmap threshold
-// (128 KiB at the least) or to fill a huge page.
+// (128 KiB at the least), or for its TLB misses to matter.
 constexpr std::size_t mapped_from = std::size_t{64} << 10;
 constexpr std::size_t huge_page = std::size_t{2} << 20;
 
@@ -38,29 +38,26 @@ std::byte* from_malloc(std::size_t bytes) {
 
 std::byte* from_kernel(std::size_t bytes) {
     const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    // A block of a huge page or more starts on a huge page boundary: over-map by
-    // one, then trim both ends. A smaller one keeps to its own pages.
-    const std::size_t granule = bytes + alignment >= huge_page ? huge_page : page;
-    // Each huge block's data starts at another offset in its first huge page, a
-    // page and a cache line on from the last one's: with every block at the same
-    // offset, a call's input and output streams shared their low address bits in
-    // every copy of its tensors, and rmsnorm_fwd's student read 1.8 ms on some
-    // copies and 2.9 ms on others, by where the pages fell.
+    // Each block starts on a huge page boundary: over-map by one, then trim both
+    // ends. Its data starts at another offset in its first huge page, a page and
+    // a cache line on from the last block's: with every block at the same offset,
+    // a call's input and output streams shared their low address bits in every
+    // copy of its tensors, and rmsnorm_fwd's student read 1.8 ms on some copies
+    // and 2.9 ms on others, by where the pages fell.
     static std::atomic<std::size_t> huge_blocks{0};
-    const std::size_t stagger = granule == huge_page ? huge_blocks++ * (page + alignment) % huge_page : 0;
-    const std::size_t length = (bytes + stagger + alignment + granule - 1) / granule * granule;
-    const std::size_t slack = granule == huge_page ? huge_page : 0;
-    void* mapped = ::mmap(nullptr, length + slack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    const std::size_t stagger = huge_blocks++ * (page + alignment) % huge_page;
+    const std::size_t length = (bytes + stagger + alignment + huge_page - 1) / huge_page * huge_page;
+    void* mapped = ::mmap(nullptr, length + huge_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mapped == MAP_FAILED) throw std::bad_alloc();
     const auto address = reinterpret_cast<std::uintptr_t>(mapped);
-    const std::uintptr_t aligned = (address + granule - 1) / granule * granule;
+    const std::uintptr_t aligned = (address + huge_page - 1) / huge_page * huge_page;
     if (aligned > address) ::munmap(mapped, aligned - address);
-    if (const std::uintptr_t tail = address + slack - aligned; tail > 0) {
+    if (const std::uintptr_t tail = address + huge_page - aligned; tail > 0) {
         ::munmap(reinterpret_cast<void*>(aligned + length), tail);
     }
     auto* start = reinterpret_cast<std::byte*>(aligned);
     // Advice: refused where transparent huge pages are off, and then 4 KiB pages.
-    if (granule == huge_page) ::madvise(start, length, MADV_HUGEPAGE);
+    ::madvise(start, length, MADV_HUGEPAGE);
     std::memset(start, 0, length);  // every page faulted in now, outside any window
     *reinterpret_cast<Header*>(start + stagger) = Header{start, length};
     return start + stagger + alignment;
