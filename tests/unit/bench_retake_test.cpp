@@ -77,6 +77,18 @@ BOOST_AUTO_TEST_CASE(a_busy_stretch_over_part_of_a_workload_leaves_it_alone_whil
     BOOST_TEST(fb::workloads_to_retake(run, stopping()).empty());
 }
 
+BOOST_AUTO_TEST_CASE(the_first_round_is_judged_by_the_reading_before_it_too) {
+    // min_rounds rounds, all quiet by the readings after them; the machine read
+    // busy before the first, so that round was not quiet when it ran.
+    fb::WorkloadRecord first_busy = workload(0.30, fb::RoundSelection::quiet, 20, 1);
+    const std::vector<fb::WorkloadRecord> quiet_before{first_busy, workload(0.30, fb::RoundSelection::quiet, 60, 2)};
+    BOOST_TEST(fb::workloads_to_retake(quiet_before, stopping()).empty());
+    first_busy.memory_calibration_before_ms = 0.54;
+    const std::vector<fb::WorkloadRecord> busy_before{first_busy, workload(0.30, fb::RoundSelection::quiet, 60, 2)};
+    BOOST_TEST(fb::workloads_to_retake(busy_before, stopping()) == std::vector<std::size_t>{0},
+               boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(no_retakes_where_the_stopping_rule_takes_none) {
     const std::vector<fb::WorkloadRecord> run{workload(0.54, fb::RoundSelection::quiet, 60, 1),
                                               workload(0.30, fb::RoundSelection::quiet, 60, 2)};

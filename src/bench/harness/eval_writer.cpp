@@ -64,6 +64,7 @@ nlohmann::json stopping_json(const WorkloadRecord& w) {
             {"rounds_used", w.estimated_rounds.log_ratios.size()},
             {"waited_for_quiet", w.waited_for_quiet},
             {"retaken", w.retaken},
+            {"memory_calibration_before_ms", w.memory_calibration_before_ms},
             {"half_width", w.ratio.relative_half_width()},
             {"measured_s", w.measured_s},
             {"wall_s", w.rounds_wall_s}};

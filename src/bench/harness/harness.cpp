@@ -1,5 +1,7 @@
 // The run: per workload, inputs (two variants), the prep step, each side's own
 // copies, correctness, timed samples, pipelined calls and one profiled call.
+#include "forge/bench/run.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -17,13 +19,13 @@
 #include <utility>
 #include <vector>
 
+#include "forge/stats/summary.hpp"
+
 #include "access.hpp"
 #include "compare.hpp"
 #include "device_clocks.hpp"
-#include "eval_writer.hpp"
-#include "forge/bench/run.hpp"
 #include "drift.hpp"
-#include "forge/stats/summary.hpp"
+#include "eval_writer.hpp"
 #include "preemption.hpp"
 #include "profiled_calls.hpp"
 #include "record.hpp"
@@ -668,6 +670,7 @@ private:
         const MemoryCalibration memory_calibration;
         warm_up(record_.stopping);
         double memory_before = memory_calibration.time_ms();
+        result.memory_calibration_before_ms = memory_before;
         const std::int64_t start = now_ns();
         for (std::size_t r = 0;; ++r) {
             Round round;

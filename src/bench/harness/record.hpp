@@ -65,6 +65,7 @@ struct WorkloadRecord {
     SideRecord reference;
     SideRecord student;
     std::vector<Round> rounds;
+    double memory_calibration_before_ms = 0.0;  // read after warm-up, before the first round
     stats::RatioInterval ratio;        // from the rounds' paired log-ratios
     stats::PairedRounds estimated_rounds;  // the rounds `ratio` comes from
     RoundSelection selection = RoundSelection::quiet;

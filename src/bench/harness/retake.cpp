@@ -20,7 +20,7 @@ bool quiet_against_run(const WorkloadRecord& workload, const std::vector<Workloa
                        const StoppingParameters& stopping) {
     PrecisionCriterion criterion(stopping, machine_readings(run, &workload));
     // As the rounds were judged: the slower of the readings before and after each.
-    double previous_ms = 0.0;
+    double previous_ms = workload.memory_calibration_before_ms;
     for (const Round& round : workload.rounds) {
         criterion.add_round(round.log_ratio(), round.layout, round.reference_ms + round.student_ms,
                             round.preempted || round.throttled, std::max(round.memory_calibration_ms, previous_ms));
