@@ -204,6 +204,29 @@ BOOST_AUTO_TEST_CASE(rounds_while_a_neighbour_sweeps_memory_are_set_aside) {
     BOOST_TEST(used[0]);
 }
 
+// Two neighbours out of phase keep the machine busy in 85% of the rounds; the
+// quiet 15% come in short gaps. Against the run's lower quartile (a busy
+// reading) every round would pass as quiet and the ratio would read the busy
+// 0.58; against the quietest reading only the gaps do, and they read the truth.
+BOOST_AUTO_TEST_CASE(a_run_busy_most_of_the_time_is_judged_by_its_quiet_gaps) {
+    std::mt19937_64 random(13);
+    std::normal_distribution<double> noise(1.0, 0.003);
+    std::bernoulli_distribution gap(0.15);
+    fb::PrecisionCriterion criterion(parameters());
+    std::size_t busy_rounds = 0;
+    do {
+        const bool busy = !gap(random);
+        busy_rounds += busy ? 1 : 0;
+        const double reference = 2.0 * noise(random) * (busy ? 1.05 : 1.0);
+        const double student = 2.0 * noise(random) * (busy ? 1.8 : 1.0);
+        const double machine_ms = 0.3 * noise(random) * (busy ? 1.6 : 1.0);
+        criterion.add_round(std::log(reference / student), 0, reference + student, false, machine_ms);
+    } while (!criterion.done(0.0));
+    BOOST_TEST(busy_rounds > criterion.rounds() / 2);
+    BOOST_TEST((criterion.selection() == fb::RoundSelection::quiet));
+    BOOST_TEST(criterion.interval().ratio == 1.0, tt::tolerance(0.01));
+}
+
 // Another tenant's memory traffic covers a whole workload: every one of its
 // rounds reads the machine 1.8x slower than the run's earlier workloads did, and
 // its memory-bound student 1.8x slower. Judged against its own readings half of

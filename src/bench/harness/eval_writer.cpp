@@ -92,8 +92,8 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
             {"estimator", "exp(median of per-round log(reference_ms / student_ms))"},
             {"interval", "hull of the sign-test interval and Student's t on the layouts' medians"},
             {"round_selection",
-             "quiet rounds (no preempted call, no throttled GPU, memory calibration within 20% of the lower "
-             "quartile of the run's readings) when min_rounds exist, waiting up to quiet_wait_s past max_wall_s "
+             "quiet rounds (no preempted call, no throttled GPU, memory calibration within 30% of the "
+             "run's quietest reading) when min_rounds exist, waiting up to quiet_wait_s past max_wall_s "
              "for them; else undisturbed rounds (no preempted call, no throttled GPU); else all; only quiet rounds "
              "reach the precision"},
             {"run_interval", "percentile bootstrap over each workload's layouts and rounds, 2000 resamples, seeded"}};

@@ -734,7 +734,7 @@ private:
             std::ostringstream message;
             message << "fewer than " << record_.stopping.min_rounds << " of " << result.rounds.size()
                     << " rounds were quiet (no preempted call, no throttled GPU, and the memory calibration within "
-                       "20% of the quietest readings of this run)";
+                       "30% of the quietest reading of this run)";
             if (criterion.waited_for_quiet()) {
                 message << ", even after waiting " << record_.stopping.quiet_wait_s << " s past the "
                         << record_.stopping.max_wall_s << " s cap";

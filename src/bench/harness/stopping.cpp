@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "forge/stats/summary.hpp"
 
 namespace forge::bench {
 
@@ -49,9 +48,15 @@ void PrecisionCriterion::add_round(double log_ratio, std::size_t cluster, double
 
 namespace {
 
-// A round is quiet when it was not disturbed and the machine reading is
-// within 20% of the lower quartile of the run's readings so far.
-constexpr double quiet_margin = 1.2;
+// A round is quiet when it was not disturbed and the machine reading is within
+// 30% of the quietest reading of the run so far. The quietest, not a quartile:
+// two neighbours out of phase can keep the machine busy for most of a run, and
+// then its lower quartile is a busy reading too. A reading cannot come out
+// faster than the memory allows (its buffer is evicted between rounds), so the
+// lowest is the machine at its quietest. Beside the noisy neighbour
+// (tools/ratio-stability), rounds read the quiet ratio up to about 1.45x the
+// quietest reading and a ratio up to 25% lower from 1.6x on.
+constexpr double quiet_margin = 1.3;
 
 }  // namespace
 
@@ -60,10 +65,11 @@ PrecisionCriterion::Choice PrecisionCriterion::choose() const {
     Choice quiet{RoundSelection::quiet, std::vector<bool>(n, false)};
     Choice undisturbed{RoundSelection::undisturbed, std::vector<bool>(n, false)};
     if (n == 0) return Choice{RoundSelection::all, {}};
-    std::vector<double> sorted = machine_ms_;
-    sorted.insert(sorted.end(), earlier_machine_ms_.begin(), earlier_machine_ms_.end());
-    std::sort(sorted.begin(), sorted.end());
-    const double threshold = quiet_margin * stats::quantile_sorted(sorted, 0.25);
+    double quietest = *std::min_element(machine_ms_.begin(), machine_ms_.end());
+    if (!earlier_machine_ms_.empty()) {
+        quietest = std::min(quietest, *std::min_element(earlier_machine_ms_.begin(), earlier_machine_ms_.end()));
+    }
+    const double threshold = quiet_margin * quietest;
     std::size_t quiet_count = 0;
     std::size_t undisturbed_count = 0;
     for (std::size_t r = 0; r < n; ++r) {

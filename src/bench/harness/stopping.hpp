@@ -73,10 +73,10 @@ public:
     [[nodiscard]] std::size_t rounds() const noexcept { return log_ratios_.size(); }
     [[nodiscard]] double measured_s() const noexcept { return measured_ms_ * 1e-3; }
 
-    // Which rounds the estimate comes from: the quiet ones (not disturbed,
-    // and the machine reading within 20% of the lower quartile of the run's
-    // readings: a neighbour slows a memory-bound side more than a compute-bound
-    // one, so busy rounds move the ratio) when there are min_rounds of them;
+    // Which rounds the estimate comes from: the quiet ones (not disturbed, and
+    // the machine reading within 30% of the run's quietest: a neighbour slows a
+    // memory-bound side more than a compute-bound one, so busy rounds move the
+    // ratio) when there are min_rounds of them;
     // else those without a disturbance; else all. Only quiet rounds can reach
     // the precision: the others are a fallback, biased by what disturbed them.
     [[nodiscard]] RoundSelection selection() const;
