@@ -84,6 +84,11 @@ BOOST_AUTO_TEST_CASE(a_symmetric_run_reports_every_key_of_eval_json) {
     BOOST_TEST(machine["flush_bytes"] == 2 * machine["last_level_cache_bytes"].get<std::size_t>());
     BOOST_TEST(machine["flush_probe"]["effective"].is_boolean());
     BOOST_TEST(!any_has(result.notices, {"the cache flush was set to"}));
+    // The huge page mode the tensors were mapped under, and a notice when it refuses them.
+    BOOST_REQUIRE(machine.contains("transparent_huge_pages"));
+    const json& huge_pages = machine["transparent_huge_pages"];
+    BOOST_TEST((huge_pages.is_null() || huge_pages == "always" || huge_pages == "madvise" || huge_pages == "never"));
+    BOOST_TEST(any_has(result.notices, {"transparent huge pages are off"}) == (huge_pages == "never"));
     BOOST_TEST(e["schema_version"] == 1);
     BOOST_TEST(e["operator"] == "add");
     BOOST_TEST(e["backend"] == "host");

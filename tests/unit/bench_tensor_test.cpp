@@ -13,6 +13,7 @@
 #include "forge/bench/rng.hpp"
 #include "forge/bench/tensor.hpp"
 #include "host_memory.hpp"
+#include "sysfs.hpp"
 
 namespace fb = forge::bench;
 
@@ -152,4 +153,13 @@ BOOST_AUTO_TEST_CASE(host_blocks_are_zeroed_aligned_and_mapped_ones_start_past_a
         fb::release_host_block(first);
         fb::release_host_block(second);
     }
+}
+
+BOOST_AUTO_TEST_CASE(a_sysfs_choice_list_reads_as_its_selected_word) {
+    BOOST_TEST(fb::selected_choice("always [madvise] never") == "madvise");
+    BOOST_TEST(fb::selected_choice("[always] madvise never") == "always");
+    BOOST_TEST(fb::selected_choice("always madvise [never]") == "never");
+    BOOST_TEST(fb::selected_choice("always madvise never").empty());  // none selected
+    BOOST_TEST(fb::selected_choice("").empty());                       // the file was not there
+    BOOST_TEST(fb::selected_choice("always [madvise").empty());       // cut short
 }
