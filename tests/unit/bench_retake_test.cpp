@@ -1,6 +1,7 @@
 // Which finished workloads are measured again at the end of a run: those whose
 // rounds passed as quiet against their own readings of the machine but not
-// against the whole run's (a busy stretch over the run's start).
+// against the whole run's (a busy stretch over the run's start), and those that
+// fell back to busy rounds while another workload found quiet ones.
 #define BOOST_TEST_MODULE bench_retake
 #include <boost/test/unit_test.hpp>
 
@@ -62,11 +63,26 @@ BOOST_AUTO_TEST_CASE(a_run_alike_throughout_retakes_nothing) {
     BOOST_TEST(fb::workloads_to_retake(quiet, stopping()).empty());
 }
 
-BOOST_AUTO_TEST_CASE(a_workload_that_knew_it_was_busy_is_not_retaken) {
-    // It already waited for quiet rounds, fell back, and said so.
+BOOST_AUTO_TEST_CASE(a_workload_that_fell_back_is_retaken_when_the_machine_was_quiet_for_another) {
+    // It waited for quiet rounds and fell back; the next workload found them.
     const std::vector<fb::WorkloadRecord> run{workload(0.54, fb::RoundSelection::undisturbed, 60, 1),
                                               workload(0.30, fb::RoundSelection::quiet, 60, 2)};
+    BOOST_TEST(fb::workloads_to_retake(run, stopping()) == std::vector<std::size_t>{0},
+               boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_run_busy_throughout_retakes_none_of_its_fallen_back_workloads) {
+    // No workload found quiet rounds: measuring again would double a busy machine's time.
+    const std::vector<fb::WorkloadRecord> run{workload(0.54, fb::RoundSelection::undisturbed, 60, 1),
+                                              workload(0.54, fb::RoundSelection::undisturbed, 60, 2),
+                                              workload(0.54, fb::RoundSelection::all, 60, 3)};
     BOOST_TEST(fb::workloads_to_retake(run, stopping()).empty());
+    // One fooled workload (quiet by its own readings only) is no evidence of a quiet machine either.
+    const std::vector<fb::WorkloadRecord> fooled{workload(0.54, fb::RoundSelection::quiet, 60, 1),
+                                                 workload(0.54, fb::RoundSelection::undisturbed, 60, 2),
+                                                 workload(0.30, fb::RoundSelection::undisturbed, 20, 3)};
+    BOOST_TEST(fb::workloads_to_retake(fooled, stopping()) == std::vector<std::size_t>{0},
+               boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(a_busy_stretch_over_part_of_a_workload_leaves_it_alone_while_enough_rounds_are_quiet) {

@@ -210,10 +210,11 @@ struct SideState {
 
 class WorkloadRun {
 public:
+    // `stopping`: the run's (record.stopping), or a retake's.
     WorkloadRun(const Bench& bench, const WindowContract& contract, Runtime& runtime, const RunOptions& options,
-                const Workload& workload, RunRecord& record)
+                const Workload& workload, RunRecord& record, const StoppingParameters& stopping)
         : bench_(bench), contract_(contract), runtime_(runtime), options_(options), workload_(workload),
-          record_(record),
+          record_(record), stopping_(stopping),
           sides_{SideState{Side::reference, detail::Access::make_io(Side::reference, workload, runtime.stream())},
                  SideState{Side::student, detail::Access::make_io(Side::student, workload, runtime.stream())}} {}
 
@@ -665,10 +666,10 @@ private:
     void measure_rounds(WorkloadRecord& result) {
         // The run's other readings of the machine: a workload that ran entirely in a
         // busy stretch is then judged against the quietest the machine was.
-        PrecisionCriterion criterion(record_.stopping, machine_readings(record_.workloads));
+        PrecisionCriterion criterion(stopping_, machine_readings(record_.workloads));
         ClockWatch clock_watch;
         const MemoryCalibration memory_calibration;
-        warm_up(record_.stopping);
+        warm_up(stopping_);
         double memory_before = memory_calibration.time_ms();
         result.memory_calibration_before_ms = memory_before;
         const std::int64_t start = now_ns();
@@ -726,18 +727,18 @@ private:
             std::ostringstream message;
             message << "the ratio's interval reached +/-" << 100.0 * result.ratio.relative_half_width()
                     << "% after " << result.rounds.size() << " rounds, not the +/-"
-                    << 100.0 * record_.stopping.precision << "% asked (stopped by the "
+                    << 100.0 * stopping_.precision << "% asked (stopped by the "
                     << to_string(result.stop) << "): rerun on a quieter machine, or ask for less with --precision";
             notice(message.str());
         }
         if (result.selection != RoundSelection::quiet) {
             std::ostringstream message;
-            message << "fewer than " << record_.stopping.min_rounds << " of " << result.rounds.size()
+            message << "fewer than " << stopping_.min_rounds << " of " << result.rounds.size()
                     << " rounds were quiet (no preempted call, no throttled GPU, and the memory calibration within "
                        "30% of the quietest reading of this run)";
             if (criterion.waited_for_quiet()) {
-                message << ", even after waiting " << record_.stopping.quiet_wait_s << " s past the "
-                        << record_.stopping.max_wall_s << " s cap";
+                message << ", even after waiting " << stopping_.quiet_wait_s << " s past the "
+                        << stopping_.max_wall_s << " s cap";
             }
             message << ": the ratio comes from " << to_string(result.selection)
                     << ", which a neighbour's load can move; rerun on a quieter machine";
@@ -893,6 +894,7 @@ private:
     const RunOptions& options_;
     const Workload& workload_;
     RunRecord& record_;
+    const StoppingParameters stopping_;  // this measurement's: a retake waits for no quiet rounds
     std::array<SideState, 2> sides_;
     std::map<std::string, TensorSpec> output_specs_;
     std::array<Tensors, input_variants> pools_;  // every input and prep tensor, per variant, on the backend
@@ -905,8 +907,9 @@ private:
     const SchedulerWatch scheduler_;  // the timing thread's: this object lives and runs on it
 };
 
-// A workload a busy stretch of the machine fooled (retake.hpp) is measured once
-// more, and that measurement replaces the first, its notices with it.
+// A workload a busy stretch of the machine fooled, or one that fell back to busy
+// rounds while another found quiet ones (retake.hpp), is measured once more,
+// and that measurement replaces the first, its notices with it.
 void retake_busy_workloads(const Bench& bench, const WindowContract& contract, Runtime& runtime,
                            const RunOptions& options, RunRecord& record) {
     for (const std::size_t w : workloads_to_retake(record.workloads, record.stopping)) {
@@ -918,7 +921,11 @@ void retake_busy_workloads(const Bench& bench, const WindowContract& contract, R
             *options.log << "[forge bench] " << workload.name
                          << ": too few quiet rounds against the whole run's readings of the machine, measured again\n";
         }
-        WorkloadRun again(bench, contract, runtime, options, workload, record);
+        // A retake costs at most the cap: no wait for quiet rounds on top of it
+        // (one that fell back has already waited its turn).
+        StoppingParameters stopping = record.stopping;
+        stopping.quiet_wait_s = 0.0;
+        WorkloadRun again(bench, contract, runtime, options, workload, record, stopping);
         WorkloadRecord retaken = again.run();
         retaken.work = record.workloads[w].work;
         retaken.retaken = true;
@@ -992,7 +999,7 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
     record.notices = runtime->notices();
     try {
         for (const Workload& workload : bench.workloads()) {
-            WorkloadRun run_one(bench, contract, *runtime, options, workload, record);
+            WorkloadRun run_one(bench, contract, *runtime, options, workload, record, record.stopping);
             record.workloads.push_back(run_one.run());
             if (bench.declare_work()) record.workloads.back().work = bench.declare_work()(workload);
         }

@@ -35,10 +35,16 @@ std::vector<std::size_t> workloads_to_retake(const std::vector<WorkloadRecord>& 
                                              const StoppingParameters& stopping) {
     std::vector<std::size_t> retake;
     if (!stopping.retake_busy_workloads) return retake;
+    std::vector<bool> quiet(run.size());
     for (std::size_t w = 0; w < run.size(); ++w) {
-        if (run[w].selection == RoundSelection::quiet && !quiet_against_run(run[w], run, stopping)) {
-            retake.push_back(w);
-        }
+        quiet[w] = run[w].selection == RoundSelection::quiet && quiet_against_run(run[w], run, stopping);
+    }
+    const auto quiet_workloads = static_cast<std::size_t>(std::count(quiet.begin(), quiet.end(), true));
+    for (std::size_t w = 0; w < run.size(); ++w) {
+        const bool fooled = run[w].selection == RoundSelection::quiet && !quiet[w];
+        // Fell back while the machine was quiet for another workload of the run.
+        const bool missed_quiet = run[w].selection != RoundSelection::quiet && quiet_workloads > 0;
+        if (fooled || missed_quiet) retake.push_back(w);
     }
     return retake;
 }

@@ -3,7 +3,8 @@
 // first workload, before any quieter reading exists to judge its rounds
 // against, and its busy rounds then pass as quiet. At the end of the run each
 // workload is judged again against the whole run's readings; the harness
-// measures again those that fail.
+// measures again those that fail, and those that found too few quiet rounds
+// while another workload found its own.
 #pragma once
 
 #include <cstddef>
@@ -20,9 +21,11 @@ namespace forge::bench {
 
 // The workloads of `run` (indices, in order) whose rounds were quiet by the
 // readings they had but are not against the rest of the run's, as their
-// stopping rule would now choose them. None where `stopping` retakes none. One
-// that knew it was short of quiet rounds is not among them: it has already
-// waited for them, and measuring it again would double a busy machine's time.
+// stopping rule would now choose them; and those that waited for quiet rounds
+// and fell back while another workload of the run found its own (the machine
+// was quiet at some point, so measuring again can find it quiet). None where
+// `stopping` retakes none, and no fallen-back one in a run where no workload
+// was quiet: measuring again would only double a busy machine's time.
 [[nodiscard]] std::vector<std::size_t> workloads_to_retake(const std::vector<WorkloadRecord>& run,
                                                            const StoppingParameters& stopping);
 
