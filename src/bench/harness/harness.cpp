@@ -8,6 +8,7 @@
 #include <deque>
 #include <exception>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -908,15 +909,19 @@ private:
 };
 
 // A workload a busy stretch of the machine fooled, or one that fell back to busy
-// rounds while another found quiet ones (retake.hpp), is measured once more,
-// and that measurement replaces the first, its notices with it.
+// rounds while another found quiet ones (retake.hpp), is measured once more;
+// where that measurement replaces the first, its notices replace the first's.
 void retake_busy_workloads(const Bench& bench, const WindowContract& contract, Runtime& runtime,
                            const RunOptions& options, RunRecord& record) {
     for (const std::size_t w : workloads_to_retake(record.workloads, record.stopping)) {
         if (!record.problems.empty()) return;
         const Workload& workload = bench.workloads()[w];
         const std::string prefix = "workload '" + workload.name + "': ";
-        std::erase_if(record.notices, [&](const std::string& notice) { return notice.starts_with(prefix); });
+        const auto is_this_workloads = [&](const std::string& notice) { return notice.starts_with(prefix); };
+        const auto own = std::stable_partition(record.notices.begin(), record.notices.end(),
+                                               [&](const std::string& notice) { return !is_this_workloads(notice); });
+        std::vector<std::string> first_notices(std::make_move_iterator(own), std::make_move_iterator(record.notices.end()));
+        record.notices.erase(own, record.notices.end());
         if (options.log != nullptr) {
             *options.log << "[forge bench] " << workload.name
                          << ": too few quiet rounds against the whole run's readings of the machine, measured again\n";
@@ -927,6 +932,13 @@ void retake_busy_workloads(const Bench& bench, const WindowContract& contract, R
         stopping.quiet_wait_s = 0.0;
         WorkloadRun again(bench, contract, runtime, options, workload, record, stopping);
         WorkloadRecord retaken = again.run();
+        if (!retake_replaces(record.workloads[w], retaken)) {
+            std::erase_if(record.notices, is_this_workloads);
+            record.notices.insert(record.notices.end(), first_notices.begin(), first_notices.end());
+            record.notices.push_back(prefix + "measured again at the end of the run; the second measurement "
+                                              "chose no better rounds, so this first one is kept");
+            continue;
+        }
         retaken.work = record.workloads[w].work;
         retaken.retaken = true;
         record.workloads[w] = std::move(retaken);

@@ -49,4 +49,9 @@ std::vector<std::size_t> workloads_to_retake(const std::vector<WorkloadRecord>& 
     return retake;
 }
 
+bool retake_replaces(const WorkloadRecord& first, const WorkloadRecord& retake) noexcept {
+    // RoundSelection runs from the best rounds (quiet) to the worst (all).
+    return first.selection == RoundSelection::quiet || retake.selection < first.selection;
+}
+
 }  // namespace forge::bench

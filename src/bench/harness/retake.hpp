@@ -29,4 +29,11 @@ namespace forge::bench {
 [[nodiscard]] std::vector<std::size_t> workloads_to_retake(const std::vector<WorkloadRecord>& run,
                                                            const StoppingParameters& stopping);
 
+// Whether a retake replaces the first measurement. One that a busy stretch
+// fooled is always replaced: its rounds only looked quiet. One that fell back
+// is replaced only when the retake chose better rounds (quiet over undisturbed
+// over all): a slow workload's retake, capped at max_wall_s, has fewer rounds
+// than the first measurement's wait for quiet ones gave it.
+[[nodiscard]] bool retake_replaces(const WorkloadRecord& first, const WorkloadRecord& retake) noexcept;
+
 }  // namespace forge::bench

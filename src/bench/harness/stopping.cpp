@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 namespace forge::bench {
 
 StoppingParameters StoppingParameters::standard() { return StoppingParameters{}; }
