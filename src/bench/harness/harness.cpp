@@ -8,7 +8,6 @@
 #include <deque>
 #include <exception>
 #include <filesystem>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -917,11 +916,7 @@ void retake_busy_workloads(const Bench& bench, const WindowContract& contract, R
         if (!record.problems.empty()) return;
         const Workload& workload = bench.workloads()[w];
         const std::string prefix = "workload '" + workload.name + "': ";
-        const auto is_this_workloads = [&](const std::string& notice) { return notice.starts_with(prefix); };
-        const auto own = std::stable_partition(record.notices.begin(), record.notices.end(),
-                                               [&](const std::string& notice) { return !is_this_workloads(notice); });
-        std::vector<std::string> first_notices(std::make_move_iterator(own), std::make_move_iterator(record.notices.end()));
-        record.notices.erase(own, record.notices.end());
+        const auto retake_notices = static_cast<std::ptrdiff_t>(record.notices.size());  // the retake's come after
         if (options.log != nullptr) {
             *options.log << "[forge bench] " << workload.name
                          << ": too few quiet rounds against the whole run's readings of the machine, measured again\n";
@@ -933,12 +928,14 @@ void retake_busy_workloads(const Bench& bench, const WindowContract& contract, R
         WorkloadRun again(bench, contract, runtime, options, workload, record, stopping);
         WorkloadRecord retaken = again.run();
         if (!retake_replaces(record.workloads[w], retaken)) {
-            std::erase_if(record.notices, is_this_workloads);
-            record.notices.insert(record.notices.end(), first_notices.begin(), first_notices.end());
+            record.notices.erase(record.notices.begin() + retake_notices, record.notices.end());
             record.notices.push_back(prefix + "measured again at the end of the run; the second measurement "
                                               "chose no better rounds, so this first one is kept");
             continue;
         }
+        record.notices.erase(std::remove_if(record.notices.begin(), record.notices.begin() + retake_notices,
+                                            [&](const std::string& notice) { return notice.starts_with(prefix); }),
+                             record.notices.begin() + retake_notices);
         retaken.work = record.workloads[w].work;
         retaken.retaken = true;
         record.workloads[w] = std::move(retaken);
