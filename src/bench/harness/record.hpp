@@ -26,7 +26,7 @@ struct SideRecord {
     double pipelined_ms = 0.0;         // back-to-back calls / N
     int pipelined_calls = 0;           // N
     KernelTable kernels;               // median per call over the profiled calls
-    // A timed sample ran other kernels than the profiled call (see harness.cpp);
+    // A timed sample ran other kernels than the profiled call (see workload_run.cpp);
     // nullopt when the backend could not see the samples' kernels.
     std::optional<bool> kernel_set_changed;
 };

@@ -1,0 +1,785 @@
+#include "workload_run.hpp"
+
+#include <algorithm>
+#include <array>
+#include <deque>
+#include <exception>
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "forge/stats/summary.hpp"
+
+#include "access.hpp"
+#include "compare.hpp"
+#include "device_clocks.hpp"
+#include "declarations.hpp"
+#include "drift.hpp"
+#include "preemption.hpp"
+#include "profiled_calls.hpp"
+#include "record.hpp"
+#include "regions.hpp"
+#include "retake.hpp"
+#include "runtime.hpp"
+#include "stopping.hpp"
+#include "timer.hpp"
+
+namespace forge::bench {
+
+namespace {
+
+// Every output byte before a correctness call: NaN in every float dtype, so an
+// output the call never writes cannot match.
+constexpr unsigned char poison_byte = 0xFF;
+
+std::string format_ms(double ms) {
+    std::ostringstream out;
+    out.precision(4);
+    out << ms << " ms";
+    return out.str();
+}
+
+// One copy of a side's tensors, at addresses of its own.
+struct Layout {
+    Tensors inputs;   // on the backend
+    Tensors outputs;  // on the backend
+};
+
+// One side's own tensors for a workload and the Io its calls see.
+struct SideState {
+    SideState(Side which, Io side_io) : side(which), io(std::move(side_io)) {}
+
+    [[nodiscard]] Tensors& inputs() { return layouts[layout].inputs; }
+    [[nodiscard]] Tensors& outputs() { return layouts[layout].outputs; }
+    [[nodiscard]] const Tensors& inputs() const { return layouts[layout].inputs; }
+    [[nodiscard]] const Tensors& outputs() const { return layouts[layout].outputs; }
+
+    Side side;
+    std::deque<Layout> layouts;               // the side's copies; the Io sees layouts[layout]
+    std::size_t layout = 0;
+    Io io;
+    std::vector<std::string> prep_inputs;     // the prep tensors among its inputs
+    std::array<Tensors, input_variants> expected;  // host copies of its untimed outputs
+    Tensors host_inputs;                      // download scratch (CUDA)
+    Tensors host_outputs;
+    bool cached_outputs_reported = false;
+    std::set<std::string_view> untimed_work_reported;  // late / early work already a problem
+    std::vector<KernelNames> sample_kernels;  // the distinct kernel sets of its timed samples
+    bool unlogged_samples = false;            // samples whose kernels the backend could not see
+};
+
+class WorkloadRun {
+public:
+    // `stopping`: the run's (record.stopping), or a retake's.
+    WorkloadRun(const Bench& bench, const WindowContract& contract, Runtime& runtime, const RunOptions& options,
+                const Workload& workload, RunRecord& record, const StoppingParameters& stopping)
+        : bench_(bench), contract_(contract), runtime_(runtime), options_(options), workload_(workload),
+          record_(record), stopping_(stopping),
+          sides_{SideState{Side::reference, detail::Access::make_io(Side::reference, workload, runtime.stream())},
+                 SideState{Side::student, detail::Access::make_io(Side::student, workload, runtime.stream())}} {}
+
+    WorkloadRecord run() {
+        WorkloadRecord result;
+        result.workload = &workload_;
+        declare_outputs();
+        make_output_starts();
+        for (int v = 0; v < input_variants; ++v) make_variant(v, result);
+        bind_layouts();
+        set_up_sides();
+        for (int v = 0; v < input_variants; ++v) correctness(v);
+        measure_rounds(result);
+        measure_pipelined(result);
+        profile(result);
+        tear_down_sides();
+        log_workload(result);
+        if (result.prep) result.prep->mutated.assign(mutated_.begin(), mutated_.end());
+        return result;
+    }
+
+private:
+    SideState& side(Side s) { return sides_[s == Side::reference ? 0 : 1]; }
+
+    [[noreturn]] void fail(const std::string& message) const { fail_in(workload_, message); }
+
+    void notice(const std::string& message) {
+        record_.notices.push_back("workload '" + workload_.name + "': " + message);
+    }
+
+    void problem(const std::string& message) { record_.problems.push_back("workload '" + workload_.name + "': " + message); }
+
+    void declare_outputs() { output_specs_ = declared_output_specs(bench_, contract_, workload_); }
+
+    // Each accumulating output's starting value, on the backend, made once.
+    void make_output_starts() {
+        for (const auto& [name, start] : bench_.accumulating_outputs()) {
+            const TensorSpec& spec = output_specs_.at(name);  // declared_output_specs held it to outputs()
+            Tensors host;
+            Tensor& value = host.add(name, spec.shape, spec.dtype);
+            if (start) start(workload_, value);
+            runtime_.copy(value, output_starts_.add(runtime_.allocate(value.spec())));
+        }
+    }
+
+    // Inputs from the variant's seed, on the backend; then the prep step on them.
+    void make_variant(int v, WorkloadRecord& result) {
+        const Tensors made = make_host_inputs(bench_, workload_, variant_seed(workload_, v));
+        Tensors& pool = pools_[static_cast<std::size_t>(v)];
+        for (const Tensor& tensor : made) {
+            Tensor& copy = pool.add(runtime_.allocate(tensor.spec()));
+            runtime_.copy(tensor, copy);
+        }
+        if (v == 0) {
+            for (const Tensor& tensor : made) made_names_.push_back(tensor.name());
+        }
+        if (!bench_.prep_step()) return;
+
+        // The prep step: outside every window and before this workload's profiled calls.
+        PrepIo io = detail::Access::make_prep_io(
+            workload_, pool, [this](TensorSpec spec) { return runtime_.allocate(spec); }, runtime_.stream());
+        runtime_.flush_cache();
+        const double ms = runtime_.time_call([&] { bench_.prep_step()(io); });
+        runtime_.synchronize();
+        for (const Tensor& produced : detail::Access::produced(io)) {
+            if (const std::optional<std::string_view> where = runtime_.damaged_guard(produced)) {
+                fail("the prep step wrote " + std::string(*where) + " its output '" + produced.name() +
+                     "' (the guard bytes around it changed)");
+            }
+        }
+        PrepRecord prep;
+        prep.ms = ms;
+        for (Tensor& produced : detail::Access::produced(io)) {
+            if (pool.contains(produced.name())) {
+                fail("the prep step produced '" + produced.name() + "', a name the bench's inputs() already made");
+            }
+            prep.outputs.push_back(produced.spec());
+            Tensors scratch;
+            prep_checksums_[static_cast<std::size_t>(v)][produced.name()] = checksum(to_host(produced, scratch));
+            if (v == 0) prep_names_.push_back(produced.name());
+            pool.add(std::move(produced));
+        }
+        if (v == 0) result.prep = std::move(prep);
+    }
+
+    // How many copies (layouts) of each side's tensors the rounds rotate through.
+    // Where a side's tensors sit (their page offsets, the physical pages and cache
+    // sets behind them) moves its time by several percent, the same for a whole
+    // run and different in the next: with identical code on both sides, one side
+    // read 2-9% faster, consistently within a run and not from run to run. Rotating
+    // several copies per side turns that fixed bias into variation the interval
+    // sees. As many as fit in a memory budget (2 GiB), at most 8.
+    std::size_t layout_count() const {
+        constexpr std::size_t max_layouts = 8;
+        constexpr std::size_t budget_bytes = std::size_t{2} << 30;
+        std::size_t bytes = 0;
+        for (Side s : sides) {
+            for (const std::string& name : declared_inputs(contract_, s)) {
+                if (const Tensor* source = pools_[0].find(name)) bytes += source->bytes();
+            }
+            for (const std::string& name : declared_outputs(contract_, s)) bytes += byte_size(output_specs_.at(name));
+        }
+        return std::clamp<std::size_t>(bytes == 0 ? max_layouts : budget_bytes / bytes, 1, max_layouts);
+    }
+
+    // Each side's own copies of its declared inputs and its declared outputs, one
+    // set per layout, allocated alternately for the two sides so neither always
+    // gets the earlier addresses.
+    void bind_layouts() {
+        const std::size_t count = layout_count();
+        for (SideState& state : sides_) {
+            state.layouts.resize(count);
+            for (const std::string& name : declared_inputs(contract_, state.side)) {
+                if (pools_[0].find(name) == nullptr) fail(unmade_input(state.side, name, made_names_, prep_names_));
+                if (contains(prep_names_, name)) state.prep_inputs.push_back(name);
+            }
+        }
+        for (std::size_t l = 0; l < count; ++l) {
+            for (SideState& state : sides_) {
+                Layout& layout = state.layouts[l];
+                for (const std::string& name : declared_inputs(contract_, state.side)) {
+                    layout.inputs.add(runtime_.allocate(pools_[0].at(name).spec()));
+                }
+                for (const std::string& name : declared_outputs(contract_, state.side)) {
+                    layout.outputs.add(runtime_.allocate(output_specs_.at(name)));
+                }
+            }
+        }
+        for (SideState& state : sides_) use_layout(state, 0);
+    }
+
+    // Each side's setup (Bench::setup), after the runtime chose the device and
+    // before the workload's first call; the device is synchronized after it so
+    // none of its work runs into a window.
+    void set_up_sides() {
+        for (SideState& state : sides_) {
+            const SideSetup& setup = bench_.side_setup(state.side);
+            if (!setup.make) continue;
+            std::shared_ptr<void> made;
+            try {
+                made = setup.make(workload_, runtime_.stream());
+                runtime_.synchronize();
+            } catch (const std::exception& e) {
+                fail("the " + side_name(state.side) + "'s setup failed: " + e.what());
+            }
+            detail::Access::set_state(state.io, std::move(made), *setup.state_type);
+        }
+    }
+
+    // After the workload's last call: the device finishes its work, then each
+    // side's State is destroyed (its destructor is the side's teardown).
+    void tear_down_sides() {
+        runtime_.synchronize();
+        for (SideState& state : sides_) detail::Access::drop_state(state.io);
+    }
+
+    // Points the side's Io at one of its layouts, in the declared order.
+    void use_layout(SideState& state, std::size_t layout) {
+        state.layout = layout;
+        detail::Access::unbind_all(state.io);
+        for (const std::string& name : declared_inputs(contract_, state.side)) {
+            detail::Access::bind_input(state.io, name, state.inputs().at(name));
+        }
+        for (const std::string& name : declared_outputs(contract_, state.side)) {
+            detail::Access::bind_output(state.io, name, state.outputs().at(name));
+        }
+    }
+
+    const Tensor& to_host(const Tensor& tensor, Tensors& scratch) {
+        if (tensor.place() == Place::host) return tensor;
+        Tensor* copy = scratch.find(tensor.name());
+        if (copy == nullptr) copy = &scratch.add(tensor.name(), tensor.shape(), tensor.dtype());
+        runtime_.copy(tensor, *copy);
+        return *copy;
+    }
+
+    // A call's inputs, and its accumulating outputs at their start: outside the window.
+    void load(SideState& state, int v) {
+        const Tensors& pool = pools_[static_cast<std::size_t>(v)];
+        for (Tensor& input : state.inputs()) runtime_.copy(pool.at(input.name()), input);
+        for (Tensor& output : state.outputs()) {
+            if (const Tensor* start = output_starts_.find(output.name())) runtime_.copy(*start, output);
+        }
+    }
+
+    void call(SideState& state) { bench_.call(state.side)(state.io); }
+
+    // A call that wrote outside its own tensors (HOST: the poisoned guards around
+    // each one changed). Fatal: the bytes it hit may be anyone's.
+    void check_guards(const SideState& state) const {
+        for (const auto& [kind, tensors] : {std::pair{"output", &state.outputs()}, std::pair{"input", &state.inputs()}}) {
+            for (const Tensor& tensor : *tensors) {
+                const std::optional<std::string_view> where = runtime_.damaged_guard(tensor);
+                if (!where) continue;
+                fail("the " + side_name(state.side) + "'s call wrote " + std::string(*where) + " " + kind + " '" +
+                     tensor.name() + "' (the guard bytes around it changed): a call must write only inside its "
+                     "declared outputs");
+            }
+        }
+    }
+
+    // The cache flush evicted the harness's own bookkeeping too (the Io's names and
+    // tensor handles, the call object); reading it back keeps those misses out of the
+    // window. The call's own code and data stay cold.
+    void touch_bookkeeping(const SideState& state) const {
+        std::uintptr_t sum = 0;
+        for (const auto* bound : {&detail::Access::inputs(state.io), &detail::Access::outputs(state.io)}) {
+            for (const auto& [name, tensor] : *bound) {
+                sum += name.size() + static_cast<unsigned char>(name.empty() ? 0 : name.front());
+                sum += tensor->shape().size() + reinterpret_cast<std::uintptr_t>(tensor->raw());
+            }
+        }
+        const auto* call_bytes = reinterpret_cast<const unsigned char*>(&bench_.call(state.side));
+        for (std::size_t i = 0; i < sizeof(Call); i += 8) sum += call_bytes[i];
+        [[maybe_unused]] volatile std::uintptr_t sink = sum;
+    }
+
+    // Prep tensors the side's last call changed.
+    void check_mutation(SideState& state, int v) {
+        for (const std::string& name : state.prep_inputs) {
+            const std::uint64_t now = checksum(to_host(state.inputs().at(name), state.host_inputs));
+            if (now == prep_checksums_[static_cast<std::size_t>(v)].at(name)) continue;
+            if (mutated_.insert(name).second) {
+                problem("the " + side_name(state.side) + "'s call changed the prep tensor '" + name +
+                        "': prep tensors are handed to every call and must stay read-only");
+            }
+        }
+    }
+
+    // One untimed call per side on input variant v; the outputs both sides produce
+    // are compared, and each side's outputs kept to check its timed calls against.
+    void correctness(int v) {
+        for (SideState& state : sides_) {
+            load(state, v);
+            for (Tensor& output : state.outputs()) {
+                if (!output_starts_.contains(output.name())) runtime_.fill_bytes(output, poison_byte);
+            }
+            call(state);
+            runtime_.synchronize();
+            check_guards(state);
+            Tensors& expected = state.expected[static_cast<std::size_t>(v)];
+            for (const Tensor& output : state.outputs()) expected.add(to_host(output, state.host_outputs).clone());
+            check_mutation(state, v);
+        }
+        const Tensors& reference = side(Side::reference).expected[static_cast<std::size_t>(v)];
+        const Tensors& student = side(Side::student).expected[static_cast<std::size_t>(v)];
+        for (const Tensor& expected : reference) {
+            const Tensor* actual = student.find(expected.name());
+            if (actual == nullptr) continue;  // a one-sided output: a declared asymmetry
+            OutputCheck& check = output_check(expected.name());
+            const ComparisonResult comparison = compare(*actual, expected, check.comparison.applied);
+            check.comparison.merge(comparison);
+            const auto [measured, first] = check.workloads.try_emplace(workload_.name, comparison);
+            if (!first) measured->second.merge(comparison);
+            if (comparison.passed()) continue;
+            if (!comparison.shape_problem.empty()) {
+                problem("output '" + expected.name() + "': the student's " + comparison.shape_problem +
+                        " (the reference's)");
+            } else {
+                problem("output '" + expected.name() + "' differs between the student and the reference: " +
+                        comparison.failure("reference") + ", on input variant " + std::to_string(v));
+            }
+        }
+    }
+
+    OutputCheck& output_check(const std::string& name) {
+        for (OutputCheck& check : record_.outputs) {
+            if (check.spec.name == name) return check;
+        }
+        const TensorSpec& spec = output_specs_.at(name);
+        const auto accumulating = bench_.accumulating_outputs().find(name);
+        const std::string start = accumulating == bench_.accumulating_outputs().end() ? "poisoned"
+                                  : accumulating->second                           ? "accumulates from the bench's start"
+                                                                                    : "accumulates from zero";
+        OutputCheck check;
+        check.spec = spec;
+        check.comparison.applied = bench_.comparison_for(spec);
+        check.start = start;
+        return record_.outputs.emplace_back(std::move(check));
+    }
+
+    // A timed call's outputs against the side's own untimed call on the same inputs.
+    // Outputs first, right after the call returns: work the call left running on
+    // a thread of its own has had the least time to finish.
+    //
+    // A call that returns before its work is done: the HOST window ends when the
+    // call returns, and the harness cannot wait for (or time) threads it does not
+    // own. What it does catch is the result: outputs that such a thread has not yet
+    // written when the call returns differ from the side's untimed outputs and fail
+    // the run. A thread that finishes between the return and this check (a few
+    // microseconds) escapes, and so does work the next call waits for while the
+    // outputs it is checked on are already complete. On CUDA the window ends
+    // device-wide, so outputs are complete here; work that outlived the window is
+    // caught in the profiled call (check_untimed_work).
+    // `calls` > 1: the calls ran back to back on one load, so accumulating
+    // outputs hold that many contributions and are not compared.
+    void check_timed_outputs(SideState& state, int v, std::size_t sample, int calls = 1) {
+        check_outputs_match(state, v, sample, calls);
+        check_guards(state);
+        check_mutation(state, v);
+    }
+
+    void check_outputs_match(SideState& state, int v, std::size_t sample, int calls) {
+        if (state.cached_outputs_reported) return;
+        const Tensors& expected = state.expected[static_cast<std::size_t>(v)];
+        for (const Tensor& output : state.outputs()) {
+            if (calls > 1 && output_starts_.contains(output.name())) continue;
+            const Tensor& want = expected.at(output.name());
+            const Tensor& got = to_host(output, state.host_outputs);
+            // Most calls repeat their untimed call bit for bit; only the others need the
+            // elementwise pass, which took half of a HOST bench's time.
+            if (identical(got, want)) continue;
+            const ComparisonResult comparison = compare(got, want, bench_.comparison_for(want.spec()));
+            if (comparison.passed()) continue;
+            state.cached_outputs_reported = true;
+            problem("the " + side_name(state.side) + "'s timed call (sample " + std::to_string(sample) +
+                    ") produced '" + output.name() + "' unlike its own untimed call on the same inputs (" +
+                    comparison.failure("untimed output") +
+                    "): its outputs depend on an earlier call (outputs cached between calls?)");
+            return;
+        }
+    }
+
+    static void note_kernels(SideState& state, KernelNames names) {
+        if (std::find(state.sample_kernels.begin(), state.sample_kernels.end(), names) != state.sample_kernels.end()) {
+            return;
+        }
+        state.sample_kernels.push_back(std::move(names));
+    }
+
+    static std::string kernel_list(const std::set<std::string>& names) {
+        std::string text;
+        for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+        return "{" + text + "}";
+    }
+
+    // The kernels of every timed sample against the profiled call's. A changed set
+    // is flagged in eval.json, not failed: a data-dependent path (another algorithm
+    // for some inputs) can be legitimate; but the per-kernel table, and the credit
+    // priced from it, then describe only the profiled call.
+    bool kernel_set_changed(const SideState& state, const std::set<std::string>& profiled) {
+        for (const KernelNames& sample : state.sample_kernels) {
+            // A log that saw only part of a sample's kernels holds a subset of them.
+            const bool same = sample.complete ? sample.names == profiled
+                                              : std::includes(profiled.begin(), profiled.end(),
+                                                              sample.names.begin(), sample.names.end());
+            if (same) continue;
+            notice("the " + side_name(state.side) + "'s timed calls ran the kernels " + kernel_list(sample.names) +
+                   " but its profiled call ran " + kernel_list(profiled) +
+                   ": the kernel set changed between samples, so the per-kernel table describes only the "
+                   "profiled call (flagged, not failed: a data-dependent path can be legitimate)");
+            return true;
+        }
+        return false;
+    }
+
+    // Device work of the profiled call outside its window was not timed: left
+    // running past the window's end, or begun before its start (CUDA: a kernel
+    // on a stream that does not wait for the bench's, overlapping the input load
+    // and the flush). One problem per side and kind, from the first profiled
+    // call that shows it, naming its first kernel.
+    void check_untimed_work(SideState& state, const Profile& profile) {
+        const auto report = [&](std::string_view what, const std::string& name, std::string_view verb, double ns,
+                                std::string_view where, std::size_t count, std::string_view fix) {
+            std::ostringstream message;
+            message << "the " << side_name(state.side) << "'s call " << what << ": '" << name << "' " << verb << " "
+                    << format_ms(ns * 1e-6) << " " << where;
+            if (count > 1) message << " (and " << count - 1 << " more)";
+            message << fix;
+            if (state.untimed_work_reported.insert(what).second) problem(message.str());
+        };
+        if (!profile.late.empty()) {
+            report("left work running after its window ended", profile.late.front().name, "finished",
+                   profile.late.front().ns_after_window_end, "after the window's end", profile.late.size(),
+                   ", on a stream that does not wait for the bench's stream (e.g. one created with "
+                   "cudaStreamNonBlocking), so no window timed it: launch on io.stream(), or make io.stream() wait "
+                   "for that work (cudaEventRecord, then cudaStreamWaitEvent)");
+        }
+        if (!profile.early.empty()) {
+            report("started work before its window began", profile.early.front().name, "began",
+                   profile.early.front().ns_before_window_start, "before the window's start", profile.early.size(),
+                   ", on a stream that does not wait for the bench's stream, so part of it ran untimed: launch on "
+                   "io.stream(), or make that stream wait for io.stream() (cudaEventRecord, then "
+                   "cudaStreamWaitEvent)");
+        }
+    }
+
+    // Whether timed samples' kernels can be compared with the profiled call's, said once per run.
+    void notice_unchecked_kernel_sets() {
+        const std::string text = "the kernel sets of timed samples were not checked: " + runtime_.why_no_launch_log();
+        if (std::find(record_.notices.begin(), record_.notices.end(), text) == record_.notices.end()) {
+            record_.notices.push_back(text);
+        }
+    }
+
+    struct Sample {
+        double ms = 0.0;
+        bool preempted = false;  // the timing thread was descheduled during the call
+    };
+
+    // One timed call of a side on input variant v, from a flushed cache; its
+    // outputs, guards and prep tensors checked right after.
+    Sample timed_sample(SideState& state, int v) {
+        load(state, v);
+        runtime_.flush_cache();
+        touch_bookkeeping(state);
+        std::unique_ptr<LaunchLog> launches = runtime_.log_launches();
+        const SchedulerReading before = scheduler_.read();
+        Sample sample;
+        sample.ms = runtime_.time_call([&] { call(state); });
+        sample.preempted = preempted(before, scheduler_.read(), sample.ms);
+        if (launches) {
+            note_kernels(state, launches->names());
+            launches.reset();
+        } else {
+            state.unlogged_samples = true;
+            notice_unchecked_kernel_sets();
+        }
+        check_timed_outputs(state, v, sample_++);
+        return sample;
+    }
+
+    // Untimed calls of both sides in turn, from flushed caches, for at least the
+    // warm-up time: page faults, lazy initialisation and frequency ramps land
+    // here, on both sides alike, not in the first rounds.
+    void warm_up(const StoppingParameters& stopping) {
+        const std::int64_t deadline = now_ns() + static_cast<std::int64_t>(stopping.warmup_s * 1e9);
+        const std::size_t layouts = sides_[0].layouts.size();
+        // At least two calls per side on every layout, so no layout meets its first call in a round.
+        for (std::size_t calls = 0; calls < 2 * layouts || now_ns() < deadline; ++calls) {
+            for (SideState& state : sides_) {
+                use_layout(state, calls % layouts);
+                load(state, 0);
+                runtime_.flush_cache();
+                call(state);
+                runtime_.synchronize();
+                check_guards(state);
+            }
+        }
+    }
+
+    // Paired rounds until the ratio's interval is as narrow as the stopping rule
+    // asks. Each round times both sides back to back on the same input variant,
+    // so a change of machine state (a neighbour, a frequency step) lands on both
+    // sides of a round; the order alternates (ABBA: R S, S R, R S, ...) so neither
+    // side always runs first, the variant changes every two rounds so each order
+    // sees each variant, and the layout every two (with the variant) so every
+    // layout sees both orders.
+    void measure_rounds(WorkloadRecord& result) {
+        // The run's other readings of the machine: a workload that ran entirely in a
+        // busy stretch is then judged against the quietest the machine was.
+        PrecisionCriterion criterion(stopping_, machine_readings(record_.workloads));
+        ClockWatch clock_watch;
+        const MemoryCalibration memory_calibration;
+        warm_up(stopping_);
+        double memory_before = memory_calibration.time_ms();
+        result.memory_calibration_before_ms = memory_before;
+        const std::int64_t start = now_ns();
+        for (std::size_t r = 0;; ++r) {
+            Round round;
+            round.first = r % 2 == 0 ? Side::reference : Side::student;
+            round.input_variant = static_cast<int>((r / 2) % input_variants);
+            round.layout = (r / 2) % sides_[0].layouts.size();
+            for (SideState& state : sides_) {
+                if (state.layout != round.layout) use_layout(state, round.layout);
+            }
+            round.t_s = static_cast<double>(now_ns() - start) * 1e-9;
+            const Side second = round.first == Side::reference ? Side::student : Side::reference;
+            for (Side s : {round.first, second}) {
+                const Sample sample = timed_sample(side(s), round.input_variant);
+                (s == Side::reference ? round.reference_ms : round.student_ms) = sample.ms;
+                round.preempted = round.preempted || sample.preempted;
+            }
+            round.clocks = runtime_.read_clocks();
+            round.throttled = round.clocks && clock_watch.throttled(*round.clocks);
+            round.calibration_ms = time_calibration_ms();
+            round.memory_calibration_ms = memory_calibration.time_ms();
+            result.rounds.push_back(round);
+            // The machine around the round: the slower of the readings before and after it.
+            const double machine_ms = std::max(round.memory_calibration_ms, memory_before);
+            memory_before = round.memory_calibration_ms;
+            criterion.add_round(round.log_ratio(), round.layout, round.reference_ms + round.student_ms,
+                                round.preempted || round.throttled, machine_ms);
+            if (criterion.done(static_cast<double>(now_ns() - start) * 1e-9)) break;
+        }
+        result.ratio = criterion.interval();
+        result.estimated_rounds = criterion.estimated_rounds();
+        result.selection = criterion.selection();
+        const std::vector<bool> used = criterion.selected();
+        for (std::size_t r = 0; r < result.rounds.size(); ++r) result.rounds[r].used = used[r];
+        result.stop = criterion.reason().value_or(StopReason::round_cap);
+        result.waited_for_quiet = criterion.waited_for_quiet();
+        result.rounds_wall_s = static_cast<double>(now_ns() - start) * 1e-9;
+        result.measured_s = criterion.measured_s();
+
+        // The ms columns come from the same rounds as the ratio.
+        std::vector<double> reference_ms;
+        std::vector<double> student_ms;
+        std::vector<double> calibration_ms;
+        for (const Round& round : result.rounds) {
+            calibration_ms.push_back(round.calibration_ms);
+            if (!round.used) continue;
+            reference_ms.push_back(round.reference_ms);
+            student_ms.push_back(round.student_ms);
+        }
+        result.reference.samples = stats::summarize(reference_ms);
+        result.student.samples = stats::summarize(student_ms);
+        result.drift = calibration_drift(calibration_ms);
+        if (result.stop != StopReason::precision_reached) {
+            std::ostringstream message;
+            message << "the ratio's interval reached +/-" << 100.0 * result.ratio.relative_half_width()
+                    << "% after " << result.rounds.size() << " rounds, not the +/-"
+                    << 100.0 * stopping_.precision << "% asked (stopped by the "
+                    << to_string(result.stop) << "): rerun on a quieter machine, or ask for less with --precision";
+            notice(message.str());
+        }
+        if (result.selection != RoundSelection::quiet) {
+            std::ostringstream message;
+            message << "fewer than " << stopping_.min_rounds << " of " << result.rounds.size()
+                    << " rounds were quiet (no preempted call, no throttled GPU, and the memory calibration within "
+                       "30% of the quietest reading of this run)";
+            if (criterion.waited_for_quiet()) {
+                message << ", even after waiting " << stopping_.quiet_wait_s << " s past the "
+                        << stopping_.max_wall_s << " s cap";
+            }
+            message << ": the ratio comes from " << to_string(result.selection)
+                    << ", which a neighbour's load can move; rerun on a quieter machine";
+            notice(message.str());
+        }
+        const auto preempted =
+            std::count_if(result.rounds.begin(), result.rounds.end(), [](const Round& r) { return r.preempted; });
+        if (result.selection == RoundSelection::all && preempted > 0) {
+            std::ostringstream message;
+            message << preempted << " of " << result.rounds.size()
+                    << " rounds had a call preempted by the scheduler (another process wanted this CPU), too many "
+                       "to set aside: the ratio includes time the bench was descheduled, which weighs on the longer "
+                       "call; run on an idle machine";
+            notice(message.str());
+        }
+        notice_throttled_rounds(result);
+        if (result.drift.flagged) {
+            std::ostringstream message;
+            message << "the machine's speed moved by " << 100.0 * result.drift.moved
+                    << "% during the rounds (a fixed calibration timed between rounds): paired rounds cancel "
+                       "what hits both sides of a round, but the machine was not steady";
+            notice(message.str());
+        }
+    }
+
+    // Rounds timed while the GPU slowed itself, with what slowed it: set aside
+    // where enough others exist (RoundSelection), said either way.
+    void notice_throttled_rounds(const WorkloadRecord& result) {
+        std::size_t throttled = 0;
+        std::set<std::string> reasons;
+        for (const Round& round : result.rounds) {
+            if (!round.throttled) continue;
+            ++throttled;
+            for (std::string& reason : throttle_reasons(round.clocks->reasons)) reasons.insert(std::move(reason));
+        }
+        if (throttled == 0) return;
+        std::ostringstream message;
+        message << throttled << " of " << result.rounds.size() << " rounds ran while the GPU slowed its clocks (";
+        if (reasons.empty()) {
+            message << "the SM clock fell more than " << 100.0 * ClockWatch::default_clock_drop
+                    << "% below its highest, no reason given";
+        } else {
+            const char* separator = "";
+            for (const std::string& reason : reasons) message << std::exchange(separator, ", ") << reason;
+        }
+        message << ")"
+                << (result.selection == RoundSelection::all
+                        ? ", too many to set aside: the ratio includes them; let the GPU cool, or check its power limit"
+                        : ", and were set aside");
+        notice(message.str());
+    }
+
+    // Pipelined: N calls back to back on one input set, from a flushed cache;
+    // the sides' repeats interleaved in alternating order, like the rounds, so a
+    // change of machine state does not land on one side's block only.
+    void measure_pipelined(WorkloadRecord& result) {
+        const double target_ms = options_.quick ? 2.0 : 20.0;
+        const int repeats = options_.quick ? 1 : 3;
+        const auto record_of = [&](Side s) -> SideRecord& {
+            return s == Side::reference ? result.reference : result.student;
+        };
+        std::array<std::vector<double>, 2> per_call_ms;
+        for (SideState& state : sides_) {
+            SideRecord& record = record_of(state.side);
+            const double per_call = std::max(record.samples.median, 1e-6);
+            record.pipelined_calls = static_cast<int>(std::clamp(std::round(target_ms / per_call), 2.0, 1000.0));
+        }
+        for (int r = 0; r < repeats; ++r) {
+            const Side first = r % 2 == 0 ? Side::reference : Side::student;
+            for (Side s : {first, first == Side::reference ? Side::student : Side::reference}) {
+                SideState& state = side(s);
+                const int calls = record_of(s).pipelined_calls;
+                load(state, 0);
+                runtime_.flush_cache();
+                per_call_ms[s == Side::reference ? 0 : 1].push_back(
+                    runtime_.time_calls([&] { call(state); }, calls) / calls);
+            }
+        }
+        for (SideState& state : sides_) {
+            SideRecord& record = record_of(state.side);
+            record.pipelined_ms = stats::median(per_call_ms[state.side == Side::reference ? 0 : 1]);
+            check_timed_outputs(state, 0, sample_++, record.pipelined_calls);
+        }
+    }
+
+    // Several profiled calls per side, interleaved like the rounds, outside every
+    // timed sample; the table is each kernel's median per call, so one noisy
+    // call cannot move a credit. A call the scheduler preempted is retaken, as
+    // a round with one is set aside: beside a busy neighbour two of three calls
+    // could be preempted, and their median then read 1.3x the timed median.
+    void profile(WorkloadRecord& result) {
+        constexpr std::size_t profiled_calls = 3;
+        constexpr std::size_t attempts = 4 * profiled_calls;  // per side, preempted ones included
+        std::array<std::vector<KernelTable>, 2> tables;
+        std::array<std::vector<KernelTable>, 2> preempted_tables;
+        std::array<std::set<std::string>, 2> launched;
+        const auto taken = [&](std::size_t index) { return tables[index].size() + preempted_tables[index].size(); };
+        for (std::size_t c = 0; c < attempts; ++c) {
+            for (std::size_t i = 0; i < 2; ++i) {
+                SideState& state = sides_[c % 2 == 0 ? i : 1 - i];
+                const std::size_t index = state.side == Side::reference ? 0 : 1;
+                if (tables[index].size() == profiled_calls) continue;
+                load(state, 0);
+                runtime_.flush_cache();
+                const SchedulerReading before = scheduler_.read();
+                const std::int64_t start = now_ns();
+                Profile profile = runtime_.profile_call([&] { call(state); },
+                                                        "forge/" + side_name(state.side) + "/" + workload_.name);
+                const bool was_preempted =
+                    preempted(before, scheduler_.read(), static_cast<double>(now_ns() - start) * 1e-6);
+                check_timed_outputs(state, 0, sample_++);
+                check_untimed_work(state, profile);
+                if (taken(index) == 0) {
+                    launched[index] = profile.launched;
+                } else {
+                    // A profiled call unlike the first is a changed kernel set too.
+                    note_kernels(state, KernelNames{std::move(profile.launched), true});
+                }
+                (was_preempted ? preempted_tables : tables)[index].push_back(std::move(profile.kernels));
+            }
+        }
+        for (std::size_t index = 0; index < 2; ++index) {
+            // Too few calls ran undisturbed: the first preempted ones make up the number.
+            for (KernelTable& table : preempted_tables[index]) {
+                if (tables[index].size() == profiled_calls) break;
+                tables[index].push_back(std::move(table));
+            }
+        }
+        for (SideState& state : sides_) {
+            const std::size_t index = state.side == Side::reference ? 0 : 1;
+            SideRecord& record = state.side == Side::reference ? result.reference : result.student;
+            if (!state.unlogged_samples) record.kernel_set_changed = kernel_set_changed(state, launched[index]);
+            record.kernels = median_per_call(tables[index]);
+        }
+    }
+
+    void log_workload(const WorkloadRecord& result) const {
+        if (options_.log == nullptr) return;
+        for (const auto* side_record : {&result.reference, &result.student}) {
+            const bool reference = side_record == &result.reference;
+            *options_.log << "[forge bench] " << workload_.name << " " << (reference ? "reference" : "student")
+                          << ": median " << format_ms(side_record->samples.median) << ", pipelined "
+                          << format_ms(side_record->pipelined_ms) << "\n";
+        }
+        *options_.log << "[forge bench] " << workload_.name << " ratio " << result.ratio.ratio << " [" << result.ratio.low
+                      << ", " << result.ratio.high << "] (" << stats::to_string(result.ratio.verdict()) << ") over "
+                      << result.rounds.size() << " rounds, " << to_string(result.stop) << "\n";
+    }
+
+    const Bench& bench_;
+    const WindowContract& contract_;
+    Runtime& runtime_;
+    const RunOptions& options_;
+    const Workload& workload_;
+    RunRecord& record_;
+    const StoppingParameters stopping_;  // this measurement's: a retake waits for no quiet rounds
+    std::array<SideState, 2> sides_;
+    std::map<std::string, TensorSpec> output_specs_;
+    std::array<Tensors, input_variants> pools_;  // every input and prep tensor, per variant, on the backend
+    Tensors output_starts_;                      // accumulating outputs' starting values, on the backend
+    std::array<std::map<std::string, std::uint64_t>, input_variants> prep_checksums_;
+    std::vector<std::string> made_names_;
+    std::vector<std::string> prep_names_;
+    std::set<std::string> mutated_;
+    std::size_t sample_ = 0;  // timed calls so far, for messages
+    const SchedulerWatch scheduler_;  // the timing thread's: this object lives and runs on it
+};
+
+}  // namespace
+
+WorkloadRecord measure_workload(const Bench& bench, const WindowContract& contract, Runtime& runtime,
+                                const RunOptions& options, const Workload& workload, RunRecord& record,
+                                const StoppingParameters& stopping) {
+    return WorkloadRun(bench, contract, runtime, options, workload, record, stopping).run();
+}
+
+}  // namespace forge::bench

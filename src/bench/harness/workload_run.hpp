@@ -1,0 +1,21 @@
+// One workload measured: inputs (two variants), the prep step, each side's own
+// copies, correctness, paired timed rounds, pipelined calls and the profiled calls.
+#pragma once
+
+#include "forge/bench/bench.hpp"
+#include "forge/bench/run.hpp"
+#include "forge/contract/contract.hpp"
+
+#include "record.hpp"
+#include "runtime.hpp"
+#include "stopping.hpp"
+
+namespace forge::bench {
+
+// Its notices and problems go to `record`, whose earlier workloads' machine
+// readings judge its rounds; `stopping`: the run's (record.stopping), or a retake's.
+[[nodiscard]] WorkloadRecord measure_workload(const Bench& bench, const WindowContract& contract, Runtime& runtime,
+                                              const RunOptions& options, const Workload& workload, RunRecord& record,
+                                              const StoppingParameters& stopping);
+
+}  // namespace forge::bench
