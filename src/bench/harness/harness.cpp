@@ -3,20 +3,16 @@
 #include "forge/bench/run.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <exception>
 #include <filesystem>
-#include <iomanip>
 #include <memory>
 #include <ostream>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "declarations.hpp"
 #include "eval_writer.hpp"
-#include "quiet_machine.hpp"
 #include "record.hpp"
 #include "retake.hpp"
 #include "runtime.hpp"
@@ -27,83 +23,37 @@ namespace forge::bench {
 
 namespace {
 
-std::string seconds(double s) {
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(1) << s << " s";
-    return out.str();
-}
-
-// Workload `w` measured once more, `when` (for the notice: "at the end of the
-// run"); where that measurement replaces the first (retake_replaces), its
-// notices replace the first's.
-void measure_again(const Bench& bench, const WindowContract& contract, Runtime& runtime, const RunOptions& options,
-                   RunRecord& record, std::size_t w, const std::string& when) {
-    const Workload& workload = bench.workloads()[w];
-    const std::string prefix = "workload '" + workload.name + "': ";
-    const auto retake_notices = static_cast<std::ptrdiff_t>(record.notices.size());  // the retake's come after
-    // A retake costs at most the cap: no wait for quiet rounds on top of it
-    // (one that fell back has already waited its turn).
-    StoppingParameters stopping = record.stopping;
-    stopping.quiet_wait_s = 0.0;
-    WorkloadRecord retaken = measure_workload(bench, contract, runtime, options, workload, record, stopping);
-    if (!retake_replaces(record.workloads[w], retaken)) {
-        record.notices.erase(record.notices.begin() + retake_notices, record.notices.end());
-        record.notices.push_back(prefix + "measured again " + when +
-                                 "; the second measurement chose no better rounds, so this first one is kept");
-        return;
-    }
-    record.notices.erase(std::remove_if(record.notices.begin(), record.notices.begin() + retake_notices,
-                                        [&](const std::string& notice) { return notice.starts_with(prefix); }),
-                         record.notices.begin() + retake_notices);
-    retaken.work = record.workloads[w].work;
-    retaken.waited_for_machine_s = record.workloads[w].waited_for_machine_s;
-    retaken.retaken = true;
-    record.workloads[w] = std::move(retaken);
-}
-
-// Workload `w`, just measured, fell back to busy rounds: wait, within what is
-// left of the run's budget, for the machine to read quiet again
-// (quiet_machine.hpp), and measure it again then. Returns whether it was.
-bool wait_out_busy_machine(const Bench& bench, const WindowContract& contract, Runtime& runtime,
-                           const RunOptions& options, RunRecord& record, std::size_t w, double& budget_s) {
-    if (record.workloads[w].selection == RoundSelection::quiet || budget_s <= 0.0) return false;
-    const std::vector<double> readings = machine_readings(record.workloads);
-    if (readings.empty()) return false;
-    const std::string& name = bench.workloads()[w].name;
-    if (options.log != nullptr) {
-        *options.log << "[forge bench] " << name << ": too few quiet rounds, waiting up to " << seconds(budget_s)
-                     << " for the machine to read quiet again\n";
-    }
-    const MachineWait wait =
-        wait_for_quiet_machine(runtime, *std::min_element(readings.begin(), readings.end()), budget_s);
-    budget_s -= wait.waited_s;
-    record.workloads[w].waited_for_machine_s = wait.waited_s;
-    if (!wait.quiet) {
-        const long margin_percent = std::lround((machine_quiet_margin - 1.0) * 100.0);
-        record.notices.push_back("workload '" + name + "': the machine did not read quiet again in the " +
-                                 seconds(wait.waited_s) + " the run had left to wait (half the memory calibrations "
-                                 "of a window within " + std::to_string(margin_percent) +
-                                 "% of the run's quietest reading), so it was not measured again");
-        return false;
-    }
-    measure_again(bench, contract, runtime, options, record, w,
-                  "once the machine read quiet again, after " + seconds(wait.waited_s));
-    return true;
-}
-
 // A workload a busy stretch of the machine fooled, or one that fell back to busy
-// rounds while another found quiet ones (retake.hpp), is measured once more at
-// the end of the run, unless it already was (`measured_twice`).
+// rounds while another found quiet ones (retake.hpp), is measured once more;
+// where that measurement replaces the first, its notices replace the first's.
 void retake_busy_workloads(const Bench& bench, const WindowContract& contract, Runtime& runtime,
-                           const RunOptions& options, RunRecord& record, const std::vector<bool>& measured_twice) {
+                           const RunOptions& options, RunRecord& record) {
     for (const std::size_t w : workloads_to_retake(record.workloads, record.stopping)) {
         if (!record.problems.empty()) return;
-        if (measured_twice[w]) continue;
+        const Workload& workload = bench.workloads()[w];
+        const std::string prefix = "workload '" + workload.name + "': ";
+        const auto retake_notices = static_cast<std::ptrdiff_t>(record.notices.size());  // the retake's come after
         if (options.log != nullptr) {
-            *options.log << "[forge bench] " << bench.workloads()[w].name
+            *options.log << "[forge bench] " << workload.name
                          << ": too few quiet rounds against the whole run's readings of the machine, measured again\n";
         }
-        measure_again(bench, contract, runtime, options, record, w, "at the end of the run");
+        // A retake costs at most the cap: no wait for quiet rounds on top of it
+        // (one that fell back has already waited its turn).
+        StoppingParameters stopping = record.stopping;
+        stopping.quiet_wait_s = 0.0;
+        WorkloadRecord retaken = measure_workload(bench, contract, runtime, options, workload, record, stopping);
+        if (!retake_replaces(record.workloads[w], retaken)) {
+            record.notices.erase(record.notices.begin() + retake_notices, record.notices.end());
+            record.notices.push_back(prefix + "measured again at the end of the run; the second measurement "
+                                              "chose no better rounds, so this first one is kept");
+            continue;
+        }
+        record.notices.erase(std::remove_if(record.notices.begin(), record.notices.begin() + retake_notices,
+                                            [&](const std::string& notice) { return notice.starts_with(prefix); }),
+                             record.notices.begin() + retake_notices);
+        retaken.work = record.workloads[w].work;
+        retaken.retaken = true;
+        record.workloads[w] = std::move(retaken);
     }
 }
 
@@ -172,16 +122,12 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
 
     record.notices = runtime->notices();
     try {
-        double machine_wait_left_s = record.stopping.machine_wait_s;
-        std::vector<bool> measured_twice;
         for (const Workload& workload : bench.workloads()) {
             record.workloads.push_back(
                 measure_workload(bench, contract, *runtime, options, workload, record, record.stopping));
             if (bench.declare_work()) record.workloads.back().work = bench.declare_work()(workload);
-            measured_twice.push_back(wait_out_busy_machine(bench, contract, *runtime, options, record,
-                                                           record.workloads.size() - 1, machine_wait_left_s));
         }
-        retake_busy_workloads(bench, contract, *runtime, options, record, measured_twice);
+        retake_busy_workloads(bench, contract, *runtime, options, record);
         record.complete = true;
     } catch (const std::exception& e) {
         // A call that threw (an undeclared tensor, a failed launch): no numbers for this run.

@@ -71,8 +71,7 @@ struct WorkloadRecord {
     RoundSelection selection = RoundSelection::quiet;
     StopReason stop = StopReason::precision_reached;
     bool waited_for_quiet = false;     // the rounds went past the cap, waiting for quiet ones
-    bool retaken = false;              // the numbers come from a second measurement (harness.cpp)
-    double waited_for_machine_s = 0.0; // after it fell back, waiting for the machine to read quiet again
+    bool retaken = false;              // measured again at the end of the run (retake_busy_workloads)
     double rounds_wall_s = 0.0;        // the rounds' wall time, harness work included
     double measured_s = 0.0;           // both sides' timed calls, summed
     Drift drift;

@@ -28,25 +28,11 @@ struct StoppingParameters {
     // Measure again, at the end of the run, a workload with too few quiet rounds
     // judged against the whole run's readings (a busy stretch over its start).
     bool retake_busy_workloads = true;
-    // The run's budget, shared by its workloads in turn, for waiting after a
-    // workload fell back until the machine reads quiet again, to measure it again
-    // then (quiet_machine.hpp): a busy stretch can outlast a workload's wait.
-    double machine_wait_s = 20.0;
     double warmup_s = 0.2;           // interleaved untimed calls before the first round
 
     [[nodiscard]] static StoppingParameters standard();
     [[nodiscard]] static StoppingParameters quick();  // --quick: for tests
 };
-
-// A round is quiet when it was not disturbed and the machine reading is within
-// 30% of the quietest reading of the run so far. The quietest, not a quartile:
-// two neighbours out of phase can keep the machine busy for most of a run, and
-// then its lower quartile is a busy reading too. A reading cannot come out
-// faster than the memory allows (its buffer is evicted between rounds), so the
-// lowest is the machine at its quietest. Beside the noisy neighbour
-// (tools/ratio-stability), rounds read the quiet ratio up to about 1.45x the
-// quietest reading and a ratio up to 25% lower from 1.6x on.
-inline constexpr double quiet_margin = 1.3;
 
 // Why a workload's rounds ended.
 enum class StopReason { precision_reached, wall_cap, round_cap };
