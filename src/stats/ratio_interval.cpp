@@ -181,6 +181,14 @@ RatioInterval clustered_paired_ratio(const PairedRounds& rounds, double confiden
 // Why a bootstrap for the run: the geometric mean combines medians of workloads
 // with different spreads and round counts, for which no exact interval exists;
 // resampling each workload's clusters and rounds keeps each one's own distribution.
+// Why the hull with the workloads' own intervals carried over: a bootstrap over a
+// handful of clusters per workload covers too little (clustered_paired_ratio),
+// and a run's interval narrower than its workloads' intervals imply would claim
+// more than they do. Each workload's interval, read as +-1.96 standard errors
+// on its log-ratio, gives the mean of independent workloads' log-ratios the
+// half-width sqrt(sum of squared half-widths) / workloads, each side apart.
+// Beside the noisy neighbour (tools/ratio-stability, 135 runs kept) the run's
+// interval covered the 5-run median in 101 runs as a bootstrap alone, 109 so.
 RatioInterval geomean_ratio(std::span<const PairedRounds> workloads, std::uint64_t seed, double confidence,
                             int resamples) {
     require_confidence(confidence);
@@ -206,9 +214,17 @@ RatioInterval geomean_ratio(std::span<const PairedRounds> workloads, std::uint64
         means.push_back(sum / count);
     }
     const auto [low, high] = percentile_ends(means, confidence);
-    // Clamped so the point estimate always lies inside.
-    return RatioInterval{
-        .ratio = std::exp(centre), .low = std::exp(std::min(low, centre)), .high = std::exp(std::max(high, centre))};
+    double below = 0.0;  // sums of squared log half-widths, each side of the workloads' ratios
+    double above = 0.0;
+    for (const PairedRounds& rounds : workloads) {
+        const RatioInterval workload = clustered_paired_ratio(rounds, confidence);
+        below += std::pow(std::log(workload.ratio / workload.low), 2);
+        above += std::pow(std::log(workload.high / workload.ratio), 2);
+    }
+    // The point estimate always lies inside.
+    return RatioInterval{.ratio = std::exp(centre),
+                         .low = std::exp(std::min(low, centre - std::sqrt(below) / count)),
+                         .high = std::exp(std::max(high, centre + std::sqrt(above) / count))};
 }
 
 }  // namespace forge::stats

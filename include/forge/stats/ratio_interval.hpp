@@ -67,7 +67,9 @@ struct PairedRounds {
 
 // The run's ratio: the geometric mean over workloads of each workload's
 // ratio, with a percentile-bootstrap interval that resamples each workload's
-// clusters and rounds (seeded: the same rounds give the same interval). Throws
+// clusters and rounds (seeded: the same rounds give the same interval), widened
+// where needed to what the workloads' clustered intervals imply for a mean of
+// independent workloads (sqrt(sum of squared log half-widths) / workloads). Throws
 // std::invalid_argument on no workloads or a workload without rounds.
 [[nodiscard]] RatioInterval geomean_ratio(std::span<const PairedRounds> workloads, std::uint64_t seed,
                                           double confidence = default_confidence, int resamples = 2000);

@@ -96,7 +96,9 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
              "run's quietest reading) when min_rounds exist, waiting up to quiet_wait_s past max_wall_s "
              "for them; else undisturbed rounds (no preempted call, no throttled GPU); else all; only quiet rounds "
              "reach the precision"},
-            {"run_interval", "percentile bootstrap over each workload's layouts and rounds, 2000 resamples, seeded"}};
+            {"run_interval",
+             "hull of a percentile bootstrap over each workload's layouts and rounds (2000 resamples, seeded) and "
+             "the workloads' intervals carried to their geometric mean"}};
 }
 
 nlohmann::json prep_outputs_json(const PrepRecord& prep) {
