@@ -27,7 +27,7 @@ constexpr std::string_view duration_metric = "gpu__time_duration.sum";
 constexpr std::string_view sol_section = "GPU Speed Of Light Throughput";
 constexpr std::string_view sol_duration = "Duration";
 
-constexpr std::string_view export_hint =
+constexpr std::string_view ncu_export_hint =
     "profile with 'ncu --csv --metrics gpu__time_duration.sum' (or --section SpeedOfLight) "
     "and export the details or raw page";
 
@@ -78,7 +78,7 @@ std::size_t NcuImport::require_column(std::string_view name) const {
         return *index;
     }
     throw TableError(where(file_label_, header_.line) + "the ncu header has no \"" + std::string(name) +
-                     "\" column; " + std::string(export_hint));
+                     "\" column; " + std::string(ncu_export_hint));
 }
 
 void NcuImport::require_fields(const CsvRecord& record, std::size_t needed, std::string_view column) const {
@@ -104,7 +104,7 @@ double NcuImport::time_ns(const CsvRecord& record, std::string_view metric, std:
     const ParsedNumber number = parse_number(value);
     if (number.status == ParsedNumber::Status::absent) {
         throw TableError(where(file_label_, record.line) + std::string(metric) + " is \"" + std::string(value) +
-                         "\" (no value) for this launch; " + std::string(export_hint));
+                         "\" (no value) for this launch; " + std::string(ncu_export_hint));
     }
     const double ns = number.value * ns_per_unit;
     if (!number.has_value() || ns < 0.0 || !std::isfinite(ns)) {
@@ -186,7 +186,7 @@ std::vector<KernelRow> NcuImport::long_form() {
                                           : "no launch has";
             throw TableError(where(file_label_, launch.line) + which + " a " + std::string(duration_metric) +
                              " row (kernel \"" + launch.name + "\"), so its time is unknown; " +
-                             std::string(export_hint));
+                             std::string(ncu_export_hint));
         }
         rows_out.push_back({std::move(launch.name), 1, *launch.time_ns, 0.0});
     }
@@ -251,7 +251,7 @@ bool is_ncu_header(const std::vector<std::string>& fields) {
     if (text.find("Instances") != std::string_view::npos && text.find("Total Time") != std::string_view::npos) {
         message += "it looks like an Nsight Systems kernel summary: import it as nsys-csv";
     } else {
-        message += std::string(export_hint);
+        message += std::string(ncu_export_hint);
     }
     throw TableError(message);
 }
@@ -276,7 +276,7 @@ KernelTable import_ncu_csv(std::string_view text, std::string_view file_label) {
         throw TableError(where(file_label, header->line) +
                          "the ncu header has neither \"Metric Name\"/\"Metric Value\" columns (details "
                          "page) nor a " + std::string(duration_metric) + " column (raw page); " +
-                         std::string(export_hint));
+                         std::string(ncu_export_hint));
     }
     return table_text::table_from_launches(std::move(launches), file_label);
 }

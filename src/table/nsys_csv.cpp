@@ -20,7 +20,7 @@ namespace {
 using table_text::Header;
 using table_text::where;
 
-constexpr std::string_view export_hint =
+constexpr std::string_view nsys_export_hint =
     "export it with 'nsys stats --report cuda_gpu_kern_sum --format csv <report>.nsys-rep'";
 
 // Columns found by their folded names ("Time (%)" and "Time(%)" alike).
@@ -86,7 +86,7 @@ bool is_summary_header(const std::vector<std::string>& fields) { return summary_
     if (text.find("\"Kernel Name\"") != std::string_view::npos) {
         message += "it looks like an Nsight Compute export: import it as ncu-csv";
     } else {
-        message += std::string(export_hint);
+        message += std::string(nsys_export_hint);
     }
     throw TableError(message);
 }
@@ -117,21 +117,21 @@ KernelTable import_nsys_csv(std::string_view text, std::string_view file_label) 
         if (record.fields.size() < needed) {
             throw TableError(where(file_label, record.line) + "the row has " + std::to_string(record.fields.size()) +
                              " fields but the header on line " + std::to_string(header->line) + " needs " +
-                             std::to_string(needed) + "; the file is probably truncated: " + std::string(export_hint));
+                             std::to_string(needed) + "; the file is probably truncated: " + std::string(nsys_export_hint));
         }
         const std::string_view total_text = record.field(columns.total_time);
         const ParsedNumber total = parse_number(total_text);
         const double total_ns = total.value * *ns_per_unit;
         if (!total.has_value() || total_ns < 0.0 || !std::isfinite(total_ns)) {
             throw TableError(where(file_label, record.line) + "Total Time is \"" + std::string(total_text) +
-                             "\", not a duration; " + std::string(export_hint));
+                             "\", not a duration; " + std::string(nsys_export_hint));
         }
         const std::string_view instances_text = record.field(columns.instances);
         const ParsedNumber instances = parse_number(instances_text);
         if (!instances.has_value() || instances.value < 1.0 || instances.value != std::floor(instances.value) ||
             instances.value > 9.0e15) {
             throw TableError(where(file_label, record.line) + "Instances is \"" + std::string(instances_text) +
-                             "\", not a launch count; " + std::string(export_hint));
+                             "\", not a launch count; " + std::string(nsys_export_hint));
         }
         table_text::require_utf8_name(record.field(columns.name), file_label, record.line);
         rows.push_back({std::string(record.field(columns.name)), static_cast<std::int64_t>(instances.value),

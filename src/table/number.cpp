@@ -8,7 +8,7 @@ namespace forge {
 
 namespace {
 
-bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+bool is_ascii_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
 std::string_view trim_spaces(std::string_view text) noexcept {
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
@@ -57,7 +57,7 @@ ParsedNumber parse_number(std::string_view text) noexcept {
     }
     // The integer part: digits, possibly grouped by separators.
     std::size_t integer_end = 0;
-    while (integer_end < body.size() && (is_digit(body[integer_end]) || body[integer_end] == ',')) {
+    while (integer_end < body.size() && (is_ascii_digit(body[integer_end]) || body[integer_end] == ',')) {
         ++integer_end;
     }
     const std::string_view integer_part = body.substr(0, integer_end);
