@@ -1,0 +1,47 @@
+// How far a ratio moves between runs of the same bench on the same machine,
+// beyond what each run's own interval allows, and the interval that includes it.
+//
+// A run's rounds see one stretch of the machine: paired rounds cancel what hits
+// both sides of a round, and the interval covers the spread between rounds. What
+// stays level for a whole run and moves between runs (a neighbour's load, the
+// memory's speed over tens of seconds) shifts the next run's ratio by more than
+// its interval allows, and no run sees that from inside. Runs of the same bench
+// measure it: the spread of their ratios beyond their intervals is a variance
+// between runs, added to each run's own (a random-effects model).
+//
+//     std::vector<RunEstimate> runs{run_estimate(earlier, 0.95), run_estimate(now, 0.95)};
+//     double tau = std::sqrt(between_run_variance(runs));
+//     RatioInterval honest = with_between_run_spread(now, tau, 0.95);
+#pragma once
+
+#include <span>
+
+#include "forge/stats/ratio_interval.hpp"
+
+namespace forge::stats {
+
+// One run's ratio on the log scale, with the standard error its interval implies.
+struct RunEstimate {
+    double log_ratio = 0.0;
+    double standard_error = 0.0;
+};
+
+// The interval read as +-z standard errors of the log-ratio (its log width / 2z).
+// Throws std::invalid_argument on a ratio or end not > 0, or a confidence outside (0, 1).
+[[nodiscard]] RunEstimate run_estimate(const RatioInterval& interval, double confidence = default_confidence);
+
+// DerSimonian and Laird's moment estimate of the variance tau^2 of the runs'
+// true log-ratios: the weighted spread Q of the log-ratios beyond the k - 1 their
+// standard errors explain, scaled by the weights. 0 with fewer than two runs and
+// when the runs agree within their errors. A standard error of 0 (every round
+// alike) counts as 1e-9. Throws std::invalid_argument on NaN, infinity or a
+// negative standard error.
+[[nodiscard]] double between_run_variance(std::span<const RunEstimate> runs);
+
+// `interval` with a between-run standard deviation `tau` (log scale) added in
+// quadrature on each side: each log half-width h becomes sqrt(h^2 + (z tau)^2).
+// Throws as run_estimate does, and on a tau that is negative or not finite.
+[[nodiscard]] RatioInterval with_between_run_spread(const RatioInterval& interval, double tau,
+                                                    double confidence = default_confidence);
+
+}  // namespace forge::stats

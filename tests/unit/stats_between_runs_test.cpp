@@ -1,0 +1,102 @@
+#define BOOST_TEST_MODULE stats_between_runs
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "forge/stats/between_runs.hpp"
+
+namespace fs = forge::stats;
+namespace tt = boost::test_tools;
+
+BOOST_AUTO_TEST_CASE(a_runs_estimate_reads_its_interval_as_plus_minus_z_standard_errors) {
+    // [2 e^-0.0392, 2 e^0.0392] at 95%: z = 1.95996, so the standard error is 0.02.
+    const double h = 1.959963984540054 * 0.02;
+    const fs::RunEstimate run = fs::run_estimate({.ratio = 2.0, .low = 2.0 * std::exp(-h), .high = 2.0 * std::exp(h)});
+    BOOST_TEST(run.log_ratio == std::log(2.0), tt::tolerance(1e-12));
+    BOOST_TEST(run.standard_error == 0.02, tt::tolerance(1e-9));
+    BOOST_CHECK_THROW((void)fs::run_estimate({.ratio = 1.0, .low = 0.0, .high = 2.0}), std::invalid_argument);
+    BOOST_CHECK_THROW((void)fs::run_estimate({.ratio = 1.0, .low = 0.9, .high = 1.1}, 1.0), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(runs_that_agree_within_their_errors_have_no_spread_between_them) {
+    const std::vector<fs::RunEstimate> agree{{0.50, 0.01}, {0.505, 0.01}, {0.497, 0.01}};
+    BOOST_TEST(fs::between_run_variance(agree) == 0.0);
+    const std::vector<fs::RunEstimate> one{{0.5, 0.01}};
+    BOOST_TEST(fs::between_run_variance(one) == 0.0);
+    BOOST_TEST(fs::between_run_variance({}) == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(the_spread_between_runs_is_dersimonian_and_lairds_moment_estimate) {
+    // Two runs 0.1 apart with standard errors 0.01: weights 1e4 each, Q = 50,
+    // the scale 2e4 - 2e8 / 2e4 = 1e4, tau^2 = (50 - 1) / 1e4.
+    const std::vector<fs::RunEstimate> two{{0.0, 0.01}, {0.1, 0.01}};
+    BOOST_TEST(fs::between_run_variance(two) == 0.0049, tt::tolerance(1e-12));
+    // A run with no spread of its own (every round alike) still counts, at 1e-9.
+    const std::vector<fs::RunEstimate> exact{{0.0, 0.0}, {0.1, 0.0}};
+    BOOST_TEST(fs::between_run_variance(exact) == 0.005, tt::tolerance(1e-6));
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const std::vector<fs::RunEstimate> bad{{0.0, 0.01}, {nan, 0.01}};
+    BOOST_CHECK_THROW((void)fs::between_run_variance(bad), std::invalid_argument);
+    const std::vector<fs::RunEstimate> negative{{0.0, 0.01}, {0.1, -0.01}};
+    BOOST_CHECK_THROW((void)fs::between_run_variance(negative), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(the_spread_is_added_to_each_side_of_the_interval_in_quadrature) {
+    const double z = 1.959963984540054;
+    const fs::RatioInterval within{.ratio = 2.0, .low = 2.0 * std::exp(-0.03), .high = 2.0 * std::exp(0.04)};
+    const fs::RatioInterval widened = fs::with_between_run_spread(within, 0.02);
+    BOOST_TEST(widened.ratio == 2.0);
+    BOOST_TEST(std::log(2.0 / widened.low) == std::hypot(0.03, z * 0.02), tt::tolerance(1e-12));
+    BOOST_TEST(std::log(widened.high / 2.0) == std::hypot(0.04, z * 0.02), tt::tolerance(1e-12));
+    const fs::RatioInterval same = fs::with_between_run_spread(within, 0.0);
+    BOOST_TEST(same.low == within.low, tt::tolerance(1e-12));
+    BOOST_TEST(same.high == within.high, tt::tolerance(1e-12));
+    BOOST_CHECK_THROW((void)fs::with_between_run_spread(within, -0.01), std::invalid_argument);
+    BOOST_CHECK_THROW((void)fs::with_between_run_spread(within, std::numeric_limits<double>::infinity()),
+                      std::invalid_argument);
+}
+
+// Runs whose true ratio moves between them (sd tau) and whose own intervals
+// see only the spread within (se): the last run of each series of `runs`.
+struct Coverage {
+    double within = 0.0;   // its own interval covers the ratio across runs
+    double widened = 0.0;  // with the spread its series shows
+};
+
+Coverage last_run_coverage(double tau, double se, int runs, int series, unsigned seed) {
+    const double z = 1.959963984540054;
+    std::mt19937_64 random(seed);
+    std::normal_distribution<double> level(0.0, tau);
+    std::normal_distribution<double> noise(0.0, se);
+    Coverage coverage;
+    for (int s = 0; s < series; ++s) {
+        std::vector<fs::RunEstimate> estimates;
+        for (int r = 0; r < runs; ++r) estimates.push_back({level(random) + noise(random), se});
+        const double y = estimates.back().log_ratio;
+        const fs::RatioInterval own{.ratio = std::exp(y), .low = std::exp(y - z * se), .high = std::exp(y + z * se)};
+        const fs::RatioInterval widened = fs::with_between_run_spread(own, std::sqrt(fs::between_run_variance(estimates)));
+        // The ratio across runs is exp(0) = 1.
+        coverage.within += own.low <= 1.0 && 1.0 <= own.high ? 1.0 : 0.0;
+        coverage.widened += widened.low <= 1.0 && 1.0 <= widened.high ? 1.0 : 0.0;
+    }
+    coverage.within /= series;
+    coverage.widened /= series;
+    return coverage;
+}
+
+BOOST_AUTO_TEST_CASE(with_the_spread_between_runs_an_interval_covers_the_ratio_across_runs) {
+    // Between-run sd three times the within-run error: a run's own interval covers
+    // the ratio across runs about 48% of the time; with five runs' spread, near 95%.
+    const Coverage moving = last_run_coverage(0.03, 0.01, 5, 2000, 11);
+    BOOST_TEST(moving.within < 0.6);
+    BOOST_TEST(moving.widened >= 0.88);
+    BOOST_TEST(moving.widened <= 0.99);
+    // Runs that do not move: the spread is mostly 0 and the interval stays about as it was.
+    const Coverage steady = last_run_coverage(0.0, 0.01, 5, 2000, 12);
+    BOOST_TEST(steady.within >= 0.93);
+    BOOST_TEST(steady.widened <= 0.995);
+}
