@@ -1,16 +1,21 @@
 // The bench executable's command line (cmake/README.md, "Tests"): what FORGE_BENCH_MAIN runs.
+#include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 #include "forge/bench/bench.hpp"
 #include "forge/bench/run.hpp"
 #include "forge/contract/check.hpp"
 #include "forge/exit_code.hpp"
+#include "forge/io/file.hpp"
 #include "gpu_choice.hpp"
 
 namespace forge::bench {
@@ -82,6 +87,33 @@ std::optional<Arguments> parse(int argc, char** argv) {
     return args;
 }
 
+// The running executable's bytes, digested (FNV-1a, 64 bits): runs share a
+// history only with runs of the same build of the bench. Empty where the
+// executable cannot be read (no /proc): each run then stands alone.
+std::string executable_digest() {
+    std::error_code error;
+    const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (error) return {};
+    std::string bytes;
+    try {
+        bytes = read_file(executable);
+    } catch (const FileError&) {
+        return {};
+    }
+    std::uint64_t hash = 0xCBF29CE484222325ULL;
+    for (const char byte : bytes) hash = (hash ^ static_cast<unsigned char>(byte)) * 0x100000001B3ULL;
+    std::ostringstream text;
+    text << std::hex << std::setw(16) << std::setfill('0') << hash;
+    return text.str();
+}
+
+// Beside eval.json, one file per operator: the bench's earlier runs on this machine.
+std::filesystem::path history_path(const Arguments& args) {
+    const std::filesystem::path name = args.operator_name + ".runs.json";
+    if (name.has_parent_path()) return {};  // an operator name that is a path keeps no history
+    return std::filesystem::path(args.eval).parent_path() / name;
+}
+
 void print_findings(const ContractCheck& check) {
     for (const Finding& finding : check.findings) {
         std::cerr << check.path;
@@ -137,6 +169,8 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
         options.eval_path = args->eval;
         options.quick = args->quick;
         options.precision = args->precision;
+        options.history_path = history_path(*args);
+        options.bench_identity = executable_digest();
         options.log = &std::cerr;
         if (build) {
             options.build = build_json(*build);

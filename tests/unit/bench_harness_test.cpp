@@ -20,6 +20,7 @@
 #include "forge/contract/contract.hpp"
 #include "forge/eval/eval.hpp"
 #include "forge/exit_code.hpp"
+#include "forge/io/file.hpp"
 #include "forge/stats/ratio_interval.hpp"
 #include "bench_add_operator.hpp"
 
@@ -491,6 +492,62 @@ BOOST_AUTO_TEST_CASE(the_eval_file_is_written_when_asked) {
     const json read = json::parse(in);
     BOOST_TEST(read == result.eval);
     std::filesystem::remove_all(dir);
+}
+
+// Runs of the same bench build keep a history beside eval.json: the second run's
+// intervals hold its own rounds' interval and the spread between the two runs; a
+// rebuilt bench (another identity) starts afresh.
+BOOST_AUTO_TEST_CASE(runs_of_the_same_bench_share_a_history_and_their_spread) {
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("forge_bench_history_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    fb::RunOptions options = quick_options();
+    options.eval_path = dir / "eval.json";
+    options.history_path = dir / "add.runs.json";
+    options.bench_identity = "build 1";
+    const auto runs_seen = [](const json& between) { return between["runs"].get<std::size_t>(); };
+
+    const fb::RunResult first = fb::run(add_bench(), add_contract(), options);
+    BOOST_TEST_REQUIRE(first.exit_code == forge::exit_code::ok);
+    BOOST_TEST(runs_seen(first.eval["performance"]["between_runs"]) == 1u);
+    BOOST_TEST(std::filesystem::exists(options.history_path));
+
+    const fb::RunResult second = fb::run(add_bench(), add_contract(), options);
+    BOOST_TEST_REQUIRE(second.exit_code == forge::exit_code::ok);
+    const json& run = second.eval["performance"];
+    BOOST_TEST(runs_seen(run["between_runs"]) == 2u);
+    for (const json& w : run["workloads"]) {
+        BOOST_TEST(runs_seen(w["between_runs"]) == 2u);
+        // Widened, never narrowed: the interval holds the run's own.
+        BOOST_TEST(w["ratio_ci"][0].get<double>() <= w["between_runs"]["within_run_ci"][0].get<double>());
+        BOOST_TEST(w["ratio_ci"][1].get<double>() >= w["between_runs"]["within_run_ci"][1].get<double>());
+        BOOST_TEST(w["between_runs"]["log_sd"].get<double>() >= 0.0);
+    }
+
+    options.bench_identity = "build 2";
+    const fb::RunResult rebuilt = fb::run(add_bench(), add_contract(), options);
+    BOOST_TEST(runs_seen(rebuilt.eval["performance"]["between_runs"]) == 1u);
+
+    // A history the bench cannot read is a notice, the run stands alone, and the
+    // file (perhaps not the bench's) is left as it was.
+    std::ofstream(options.history_path) << "not a history";
+    const fb::RunResult unreadable = fb::run(add_bench(), add_contract(), options);
+    BOOST_TEST(forge::read_file(options.history_path) == "not a history");
+    BOOST_TEST(unreadable.exit_code == forge::exit_code::ok);
+    BOOST_TEST(runs_seen(unreadable.eval["performance"]["between_runs"]) == 1u);
+    bool named = false;
+    for (const std::string& notice : unreadable.notices) {
+        named = named || notice.find(options.history_path.string()) != std::string::npos;
+    }
+    BOOST_TEST(named);
+    std::filesystem::remove_all(dir);
+}
+
+// Without a history (the harness's own callers, a bench whose executable cannot be read) no spread is added.
+BOOST_AUTO_TEST_CASE(a_run_without_a_history_reports_no_spread_between_runs) {
+    const fb::RunResult result = quick_run(add_bench(), add_contract());
+    BOOST_TEST(result.eval["performance"]["between_runs"].is_null());
+    for (const json& w : result.eval["performance"]["workloads"]) BOOST_TEST(w["between_runs"].is_null());
 }
 
 // An empty call reads near zero: the cache flush (milliseconds) and the

@@ -34,6 +34,12 @@ struct RunOptions {
     // rather than how cold a cache is: eval.json records the size, and a notice
     // says it is under twice the last-level cache.
     std::size_t host_flush_bytes = 0;
+    // The bench's earlier runs on this machine (the bench's command line keeps
+    // them beside eval.json): each run's intervals include how far its ratios
+    // moved between the runs there of the same bench_identity (a digest of the
+    // bench executable). Either empty: no history, each run stands alone.
+    std::filesystem::path history_path;
+    std::string bench_identity;
 };
 
 // exit_code: forge::exit_code::ok; problems (correctness failed, or the harness

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "forge/io/file.hpp"
+#include "run_history.hpp"
 #include "throughput.hpp"
 
 namespace forge::bench {
@@ -98,7 +98,13 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
              "reach the precision"},
             {"run_interval",
              "hull of a percentile bootstrap over each workload's layouts and rounds (2000 resamples, seeded) and "
-             "the workloads' intervals carried to their geometric mean"}};
+             "the workloads' intervals carried to their geometric mean"},
+            {"between_runs",
+             "DerSimonian and Laird's between-run variance of the log-ratio over this run and the last earlier "
+             "runs of the same bench executable kept in the history file beside eval.json (up to " +
+                 std::to_string(kept_runs) +
+                 " in all), added in quadrature to each side of ratio_ci; between_runs.within_run_ci is the "
+                 "interval from this run's rounds alone"}};
 }
 
 nlohmann::json prep_outputs_json(const PrepRecord& prep) {
@@ -234,19 +240,16 @@ nlohmann::json kernel_set_changed_json(const WorkloadRecord& w) {
     return {{"reference", side(w.reference.kernel_set_changed)}, {"student", side(w.student.kernel_set_changed)}};
 }
 
-// The bootstrap's seed: fixed by the workloads' own seeds, so the same rounds
-// always give the same interval.
-std::uint64_t bootstrap_seed(const RunRecord& record) {
-    std::uint64_t seed = 0x666F726765ULL;  // "forge"
-    for (const WorkloadRecord& w : record.workloads) seed = seed * 0x100000001B3ULL ^ w.workload->seed;
-    return seed;
+// The spread between runs an interval includes; null when the bench kept no history.
+nlohmann::json between_runs_json(const BetweenRuns& spread) {
+    if (spread.runs == 0) return nullptr;
+    return {{"runs", spread.runs}, {"log_sd", spread.log_sd}, {"within_run_ci", interval_json(spread.within)}};
 }
 
 nlohmann::json performance_json(const RunRecord& record) {
     if (!record.complete) return nullptr;
     std::vector<double> reference_ms;
     std::vector<double> student_ms;
-    std::vector<stats::PairedRounds> paired;
     bool precision_reached = true;
     bool drifted = false;
     nlohmann::json workloads = nlohmann::json::array();
@@ -255,7 +258,6 @@ nlohmann::json performance_json(const RunRecord& record) {
         const double stu = w.student.samples.median;
         reference_ms.push_back(ref);
         student_ms.push_back(stu);
-        paired.push_back(w.estimated_rounds);
         precision_reached = precision_reached && w.stop == StopReason::precision_reached;
         drifted = drifted || w.drift.flagged;
         const KernelTable& ref_table = w.reference.kernels;
@@ -271,6 +273,7 @@ nlohmann::json performance_json(const RunRecord& record) {
              {"ratio", w.ratio.ratio},
              {"ratio_ci", interval_json(w.ratio)},
              {"verdict", stats::to_string(w.ratio.verdict())},
+             {"between_runs", between_runs_json(w.between_runs)},
              {"precision_reached", w.stop == StopReason::precision_reached},
              {"stopping", stopping_json(w)},
              {"drift", drift_json(w.drift)},
@@ -285,8 +288,7 @@ nlohmann::json performance_json(const RunRecord& record) {
              {"kernels", {{"reference", to_json(ref_table)["kernels"]}, {"student", to_json(stu_table)["kernels"]}}},
              {"profiler", {{"reference", to_json(ref_table)["profiler"]}, {"student", to_json(stu_table)["profiler"]}}}});
     }
-    const stats::RatioInterval run_ratio =
-        stats::geomean_ratio(paired, bootstrap_seed(record), record.stopping.confidence);
+    const stats::RatioInterval& run_ratio = record.ratio.value();  // set with the run (between_runs.cpp)
     return {{"mode", "per_call"},
             {"n_workloads", record.workloads.size()},
             {"reference_ms", geomean_or_null(reference_ms)},
@@ -295,6 +297,7 @@ nlohmann::json performance_json(const RunRecord& record) {
             {"ratio", run_ratio.ratio},
             {"ratio_ci", interval_json(run_ratio)},
             {"verdict", stats::to_string(run_ratio.verdict())},
+            {"between_runs", between_runs_json(record.between_runs)},
             {"precision_reached", precision_reached},
             {"drift_flagged", drifted},
             {"stopping", stopping_rule_json(record.stopping)},

@@ -1,5 +1,5 @@
 // The run: the definition checked against window.toml, each workload measured
-// in turn, busy ones measured again, eval.json written.
+// in turn, busy ones measured again, earlier runs' spread added, eval.json written.
 #include "forge/bench/run.hpp"
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "between_runs.hpp"
 #include "declarations.hpp"
 #include "eval_writer.hpp"
 #include "record.hpp"
@@ -136,6 +137,7 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
 
     record.device = runtime->device_facts();  // after the run: the load average at its end
     record.peak_dram_gbps = runtime->peak_dram_gbps();
+    estimate_with_earlier_runs(record, options);
     return finish(record, options);
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -20,6 +21,14 @@
 #include "stopping.hpp"
 
 namespace forge::bench {
+
+// The spread between this bench's runs on this machine that an interval
+// includes (between_runs.hpp); runs == 0: no history was kept.
+struct BetweenRuns {
+    std::size_t runs = 0;         // the runs it comes from, this one included
+    double log_sd = 0.0;          // the between-run standard deviation of the log-ratio
+    stats::RatioInterval within;  // the interval from this run's rounds alone
+};
 
 struct SideRecord {
     stats::SampleSummary samples;      // per-call milliseconds, over the rounds
@@ -66,7 +75,8 @@ struct WorkloadRecord {
     SideRecord student;
     std::vector<Round> rounds;
     double memory_calibration_before_ms = 0.0;  // read after warm-up, before the first round
-    stats::RatioInterval ratio;        // from the rounds' paired log-ratios
+    stats::RatioInterval ratio;        // from the rounds' paired log-ratios; at the end, with between_runs'
+    BetweenRuns between_runs;
     stats::PairedRounds estimated_rounds;  // the rounds `ratio` comes from
     RoundSelection selection = RoundSelection::quiet;
     StopReason stop = StopReason::precision_reached;
@@ -100,6 +110,9 @@ struct RunRecord {
     nlohmann::json build;              // how the bench was built (RunOptions::build)
     bool complete = false;             // every workload was measured
     std::vector<WorkloadRecord> workloads;
+    // The geometric mean of the workloads' ratios, when complete, with between_runs' spread.
+    std::optional<stats::RatioInterval> ratio;
+    BetweenRuns between_runs;
 
     [[nodiscard]] bool passed() const noexcept { return problems.empty() && complete; }
 };

@@ -1,0 +1,114 @@
+#include "between_runs.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "forge/stats/between_runs.hpp"
+#include "run_history.hpp"
+
+namespace forge::bench {
+
+namespace {
+
+// The bootstrap's seed: fixed by the workloads' own seeds, so the same rounds
+// always give the same interval.
+std::uint64_t bootstrap_seed(const RunRecord& record) {
+    std::uint64_t seed = 0x666F726765ULL;  // "forge"
+    for (const WorkloadRecord& w : record.workloads) seed = seed * 0x100000001B3ULL ^ w.workload->seed;
+    return seed;
+}
+
+stats::RatioInterval geomean_of_workloads(const RunRecord& record) {
+    std::vector<stats::PairedRounds> paired;
+    for (const WorkloadRecord& w : record.workloads) paired.push_back(w.estimated_rounds);
+    return stats::geomean_ratio(paired, bootstrap_seed(record), record.stopping.confidence);
+}
+
+// Runs of one bench share a history only when they measure the same way.
+std::string history_identity(const RunRecord& record, const RunOptions& options) {
+    std::string identity = options.bench_identity;
+    if (options.quick) identity += " quick";
+    if (record.backend == Backend::cuda) identity += " device " + std::to_string(options.cuda_device);
+    return identity;
+}
+
+// `interval` widened by the spread of `earlier` runs and this one (`now`).
+BetweenRuns widen(stats::RatioInterval& interval, std::vector<stats::RunEstimate> series, double confidence) {
+    const double tau = std::sqrt(stats::between_run_variance(series));
+    BetweenRuns spread{.runs = series.size(), .log_sd = tau, .within = interval};
+    interval = stats::with_between_run_spread(interval, tau, confidence);
+    return spread;
+}
+
+std::string percent(double log_sd) {
+    std::ostringstream text;
+    text.precision(2);
+    text << 100.0 * std::expm1(log_sd) << "%";
+    return text.str();
+}
+
+}  // namespace
+
+void estimate_with_earlier_runs(RunRecord& record, const RunOptions& options) {
+    if (!record.complete) return;
+    record.ratio = geomean_of_workloads(record);
+    // A run that failed (outputs that differ, a caught violation) neither uses the history nor joins it.
+    if (!record.passed() || options.history_path.empty() || options.bench_identity.empty()) return;
+
+    const std::string identity = history_identity(record, options);
+    const double confidence = record.stopping.confidence;
+    std::vector<HistoryEntry> history;
+    bool ours = true;  // a file that is not a history may be someone's: never written over
+    try {
+        history = read_history(options.history_path, identity);
+    } catch (const HistoryError& e) {
+        ours = false;
+        record.notices.push_back(std::string(e.what()) + ": this run's intervals include no earlier runs");
+    }
+    HistoryEntry now{.run = stats::run_estimate(*record.ratio, confidence), .workloads = {}};
+    for (const WorkloadRecord& w : record.workloads) {
+        now.workloads.emplace(w.workload->name, stats::run_estimate(w.ratio, confidence));
+    }
+    history.push_back(now);
+    if (history.size() > kept_runs) history.erase(history.begin(), history.end() - kept_runs);
+
+    std::vector<std::string> moved;
+    for (WorkloadRecord& w : record.workloads) {
+        std::vector<stats::RunEstimate> series;
+        for (const HistoryEntry& entry : history) {
+            if (const auto found = entry.workloads.find(w.workload->name); found != entry.workloads.end()) {
+                series.push_back(found->second);
+            }
+        }
+        w.between_runs = widen(w.ratio, std::move(series), confidence);
+        if (w.between_runs.log_sd > 0.0) moved.push_back(w.workload->name + " " + percent(w.between_runs.log_sd));
+    }
+    std::vector<stats::RunEstimate> runs;
+    for (const HistoryEntry& entry : history) runs.push_back(entry.run);
+    record.between_runs = widen(*record.ratio, std::move(runs), confidence);
+
+    if (!moved.empty() || record.between_runs.log_sd > 0.0) {
+        std::ostringstream notice;
+        notice << "ratios moved between this bench's last " << history.size() << " runs here by more than each run's "
+               << "own interval allows (a standard deviation between runs of";
+        for (std::size_t i = 0; i < moved.size(); ++i) notice << (i == 0 ? " " : ", ") << moved[i];
+        if (record.between_runs.log_sd > 0.0) {
+            notice << (moved.empty() ? " " : "; ") << "the run's " << percent(record.between_runs.log_sd);
+        }
+        notice << "): each interval includes that spread (eval.json between_runs; the runs are kept in "
+               << options.history_path.string() << ")";
+        record.notices.push_back(notice.str());
+    }
+    if (!ours) return;
+    try {
+        write_history(options.history_path, identity, std::move(history));
+    } catch (const HistoryError& e) {
+        record.notices.push_back(std::string(e.what()) + ": the next run will not see this one");
+    }
+}
+
+}  // namespace forge::bench

@@ -1,0 +1,42 @@
+// The bench's earlier runs on this machine: each run's ratio and each
+// workload's, with the standard errors their intervals imply, kept in a file
+// beside eval.json (RunOptions::history_path) so the next run can see how far
+// its ratios move between runs (forge/stats/between_runs.hpp).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "forge/stats/between_runs.hpp"
+
+namespace forge::bench {
+
+struct HistoryEntry {
+    stats::RunEstimate run;  // the geometric mean's
+    std::map<std::string, stats::RunEstimate, std::less<>> workloads;
+};
+
+// How many runs a history keeps: enough for a between-run variance, few enough
+// that a machine's older state ages out.
+inline constexpr std::size_t kept_runs = 10;
+
+struct HistoryError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The runs `path` keeps for the bench `identity`, oldest first: none when the
+// file does not exist or was written by another build of the bench (its code,
+// or how it runs, changed). Throws HistoryError naming the file when it cannot
+// be read or is not a history.
+[[nodiscard]] std::vector<HistoryEntry> read_history(const std::filesystem::path& path, std::string_view identity);
+
+// Writes the last kept_runs of `entries` as `identity`'s history, atomically.
+// Throws HistoryError naming the file.
+void write_history(const std::filesystem::path& path, std::string_view identity, std::vector<HistoryEntry> entries);
+
+}  // namespace forge::bench

@@ -1,0 +1,79 @@
+#define BOOST_TEST_MODULE bench_run_history
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "run_history.hpp"
+
+namespace fb = forge::bench;
+
+namespace {
+
+struct ScratchDir {
+    std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                 ("forge_run_history_" + std::to_string(::getpid()));
+    ScratchDir() { std::filesystem::create_directories(path); }
+    ~ScratchDir() { std::filesystem::remove_all(path); }
+};
+
+fb::HistoryEntry entry(double log_ratio) {
+    return {.run = {log_ratio, 0.01}, .workloads = {{"w0", {log_ratio + 0.1, 0.02}}, {"w1", {log_ratio - 0.1, 0.03}}}};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_history_reads_back_what_was_written_for_the_same_bench) {
+    ScratchDir dir;
+    const auto file = dir.path / "op.runs.json";
+    BOOST_TEST(fb::read_history(file, "abc").empty());  // no file yet: no earlier runs
+    fb::write_history(file, "abc", {entry(0.5), entry(0.6)});
+    const std::vector<fb::HistoryEntry> read = fb::read_history(file, "abc");
+    BOOST_TEST_REQUIRE(read.size() == 2u);
+    BOOST_TEST(read[1].run.log_ratio == 0.6);
+    BOOST_TEST(read[1].run.standard_error == 0.01);
+    BOOST_TEST(read[0].workloads.at("w1").log_ratio == 0.4);
+    BOOST_TEST(read[0].workloads.at("w1").standard_error == 0.03);
+}
+
+BOOST_AUTO_TEST_CASE(a_rebuilt_bench_starts_a_new_history) {
+    ScratchDir dir;
+    const auto file = dir.path / "op.runs.json";
+    fb::write_history(file, "old build", {entry(0.5)});
+    BOOST_TEST(fb::read_history(file, "new build").empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_history_keeps_the_last_runs_only) {
+    ScratchDir dir;
+    const auto file = dir.path / "op.runs.json";
+    std::vector<fb::HistoryEntry> entries;
+    for (std::size_t i = 0; i < fb::kept_runs + 3; ++i) entries.push_back(entry(static_cast<double>(i)));
+    fb::write_history(file, "abc", entries);
+    const std::vector<fb::HistoryEntry> read = fb::read_history(file, "abc");
+    BOOST_TEST_REQUIRE(read.size() == fb::kept_runs);
+    BOOST_TEST(read.front().run.log_ratio == 3.0);
+    BOOST_TEST(read.back().run.log_ratio == static_cast<double>(fb::kept_runs + 2));
+}
+
+BOOST_AUTO_TEST_CASE(a_file_that_is_not_a_history_is_an_error_naming_it_and_the_fix) {
+    ScratchDir dir;
+    const auto file = dir.path / "op.runs.json";
+    for (const std::string& text : {std::string("not json"), std::string(R"({"schema": 1, "bench": "abc"})"),
+                                   std::string(R"({"schema": 7, "bench": "abc", "runs": []})"),
+                                   std::string(R"({"schema": 1, "bench": "abc", "runs": [{"run": {"log_ratio": 0.1,
+                                       "standard_error": -1}, "workloads": {}}]})")}) {
+        std::ofstream(file) << text;
+        try {
+            (void)fb::read_history(file, "abc");
+            BOOST_ERROR("read: " << text);
+        } catch (const fb::HistoryError& e) {
+            const std::string message = e.what();
+            BOOST_TEST(message.find(file.string()) != std::string::npos);
+            BOOST_TEST(message.find("delete the file") != std::string::npos);
+        }
+    }
+}
