@@ -58,17 +58,24 @@ double between_run_variance(std::span<const RunEstimate> runs) {
     return std::max(0.0, (q - static_cast<double>(runs.size() - 1)) / scale);
 }
 
-RatioInterval with_between_run_spread(const RatioInterval& interval, double tau, double confidence) {
+RatioInterval with_between_run_spread(const RatioInterval& interval, std::span<const RunEstimate> runs,
+                                      double confidence) {
     const double z = normal_quantile(confidence);
     require_positive(interval);
-    if (!(tau >= 0.0) || !std::isfinite(tau)) throw std::invalid_argument("a between-run spread that is not >= 0");
-    const double spread = z * tau;
-    const double below = std::log(interval.ratio / interval.low);
-    const double above = std::log(interval.high / interval.ratio);
+    const double spread = z * std::sqrt(between_run_variance(runs));
+    double lowest = std::log(interval.low);  // the runs' own intervals' hull, log scale
+    double highest = std::log(interval.high);
+    for (const RunEstimate& run : runs) {
+        lowest = std::min(lowest, run.log_ratio - z * run.standard_error);
+        highest = std::max(highest, run.log_ratio + z * run.standard_error);
+    }
+    const double centre = std::log(interval.ratio);
+    const double below = std::min(std::hypot(centre - std::log(interval.low), spread), centre - lowest);
+    const double above = std::min(std::hypot(std::log(interval.high) - centre, spread), highest - centre);
     // Never narrower than `interval`, even by a rounding of exp(log(x)).
     return {.ratio = interval.ratio,
-            .low = std::min(interval.low, interval.ratio * std::exp(-std::hypot(below, spread))),
-            .high = std::max(interval.high, interval.ratio * std::exp(std::hypot(above, spread)))};
+            .low = std::min(interval.low, std::exp(centre - below)),
+            .high = std::max(interval.high, std::exp(centre + above))};
 }
 
 }  // namespace forge::stats

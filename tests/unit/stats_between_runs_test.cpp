@@ -48,16 +48,39 @@ BOOST_AUTO_TEST_CASE(the_spread_between_runs_is_dersimonian_and_lairds_moment_es
 BOOST_AUTO_TEST_CASE(the_spread_is_added_to_each_side_of_the_interval_in_quadrature) {
     const double z = 1.959963984540054;
     const fs::RatioInterval within{.ratio = 2.0, .low = 2.0 * std::exp(-0.03), .high = 2.0 * std::exp(0.04)};
-    const fs::RatioInterval widened = fs::with_between_run_spread(within, 0.02);
+    // An earlier run 0.1 lower (standard error 0.03) and this one (0.01): tau^2 =
+    // (Q - 1) / scale = 0.0045. Below, the earlier run's interval reaches further
+    // than the quadrature, which holds; above, no run measured past this one's
+    // interval, which bounds it.
+    const std::vector<fs::RunEstimate> runs{{std::log(2.0) - 0.1, 0.03}, {std::log(2.0), 0.01}};
+    const double tau = std::sqrt(fs::between_run_variance(runs));
+    BOOST_TEST(tau * tau == 0.0045, tt::tolerance(1e-9));
+    const fs::RatioInterval widened = fs::with_between_run_spread(within, runs);
     BOOST_TEST(widened.ratio == 2.0);
-    BOOST_TEST(std::log(2.0 / widened.low) == std::hypot(0.03, z * 0.02), tt::tolerance(1e-12));
-    BOOST_TEST(std::log(widened.high / 2.0) == std::hypot(0.04, z * 0.02), tt::tolerance(1e-12));
-    const fs::RatioInterval same = fs::with_between_run_spread(within, 0.0);
-    BOOST_TEST(same.low == within.low, tt::tolerance(1e-12));
-    BOOST_TEST(same.high == within.high, tt::tolerance(1e-12));
-    BOOST_CHECK_THROW((void)fs::with_between_run_spread(within, -0.01), std::invalid_argument);
-    BOOST_CHECK_THROW((void)fs::with_between_run_spread(within, std::numeric_limits<double>::infinity()),
+    BOOST_TEST(std::log(2.0 / widened.low) == std::hypot(0.03, z * tau), tt::tolerance(1e-12));
+    BOOST_TEST(widened.high == within.high, tt::tolerance(1e-12));
+    // Runs that agree add nothing.
+    const std::vector<fs::RunEstimate> agree{{std::log(2.0), 0.02}, {std::log(2.0) + 0.001, 0.02}};
+    const fs::RatioInterval same = fs::with_between_run_spread(within, agree);
+    BOOST_TEST(same.low == within.low);
+    BOOST_TEST(same.high == within.high);
+    const std::vector<fs::RunEstimate> bad{{std::log(2.0), -0.01}};
+    BOOST_CHECK_THROW((void)fs::with_between_run_spread(within, bad), std::invalid_argument);
+    BOOST_CHECK_THROW((void)fs::with_between_run_spread({.ratio = 2.0, .low = 0.0, .high = 3.0}, agree),
                       std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(the_spread_never_reaches_past_what_the_runs_measured) {
+    // Runs that read 1.4, 1.4 and 2.0, each +-1%: a large spread between them, yet
+    // no run measured anything below 1.4 * e^-0.0196, so 1.0 stays outside.
+    const double z = 1.959963984540054;
+    const std::vector<fs::RunEstimate> runs{{std::log(1.4), 0.005}, {std::log(2.0), 0.005}, {std::log(1.4), 0.005}};
+    BOOST_TEST(std::sqrt(fs::between_run_variance(runs)) > 0.15);
+    const fs::RatioInterval within{.ratio = 1.4, .low = 1.4 * std::exp(-z * 0.005), .high = 1.4 * std::exp(z * 0.005)};
+    const fs::RatioInterval widened = fs::with_between_run_spread(within, runs);
+    BOOST_TEST(widened.low == within.low, tt::tolerance(1e-12));
+    BOOST_TEST(widened.high == 2.0 * std::exp(z * 0.005), tt::tolerance(1e-12));
+    BOOST_TEST((widened.verdict() == fs::Verdict::faster));
 }
 
 // Runs whose true ratio moves between them (sd tau) and whose own intervals
@@ -78,7 +101,7 @@ Coverage last_run_coverage(double tau, double se, int runs, int series, unsigned
         for (int r = 0; r < runs; ++r) estimates.push_back({level(random) + noise(random), se});
         const double y = estimates.back().log_ratio;
         const fs::RatioInterval own{.ratio = std::exp(y), .low = std::exp(y - z * se), .high = std::exp(y + z * se)};
-        const fs::RatioInterval widened = fs::with_between_run_spread(own, std::sqrt(fs::between_run_variance(estimates)));
+        const fs::RatioInterval widened = fs::with_between_run_spread(own, estimates);
         // The ratio across runs is exp(0) = 1.
         coverage.within += own.low <= 1.0 && 1.0 <= own.high ? 1.0 : 0.0;
         coverage.widened += widened.low <= 1.0 && 1.0 <= widened.high ? 1.0 : 0.0;

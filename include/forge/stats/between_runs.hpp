@@ -9,9 +9,9 @@
 // measure it: the spread of their ratios beyond their intervals is a variance
 // between runs, added to each run's own (a random-effects model).
 //
-//     std::vector<RunEstimate> runs{run_estimate(earlier, 0.95), run_estimate(now, 0.95)};
-//     double tau = std::sqrt(between_run_variance(runs));
-//     RatioInterval honest = with_between_run_spread(now, tau, 0.95);
+//     std::vector<RunEstimate> runs{run_estimate(earlier), run_estimate(now)};
+//     double tau = std::sqrt(between_run_variance(runs));  // log scale
+//     RatioInterval across = with_between_run_spread(now, runs);
 #pragma once
 
 #include <span>
@@ -38,10 +38,15 @@ struct RunEstimate {
 // negative standard error.
 [[nodiscard]] double between_run_variance(std::span<const RunEstimate> runs);
 
-// `interval` with a between-run standard deviation `tau` (log scale) added in
-// quadrature on each side: each log half-width h becomes sqrt(h^2 + (z tau)^2).
-// Throws as run_estimate does, and on a tau that is negative or not finite.
-[[nodiscard]] RatioInterval with_between_run_spread(const RatioInterval& interval, double tau,
+// `interval` (this run's, from its rounds alone) with the spread between `runs`
+// (this one among them) added in quadrature on each side: each log half-width h
+// becomes sqrt(h^2 + (z tau)^2), tau^2 from between_run_variance. It never
+// reaches past the runs' own intervals (the lowest low and the highest high,
+// each read as +-z standard errors): runs that measured 1.4 and 2.0 make 1.7
+// uncertain, not 0.9 plausible. Never narrower than `interval`. Throws as
+// run_estimate and between_run_variance do.
+[[nodiscard]] RatioInterval with_between_run_spread(const RatioInterval& interval,
+                                                    std::span<const RunEstimate> runs,
                                                     double confidence = default_confidence);
 
 }  // namespace forge::stats

@@ -36,11 +36,12 @@ std::string history_identity(const RunRecord& record, const RunOptions& options)
     return identity;
 }
 
-// `interval` widened by the spread of `earlier` runs and this one (`now`).
-BetweenRuns widen(stats::RatioInterval& interval, std::vector<stats::RunEstimate> series, double confidence) {
-    const double tau = std::sqrt(stats::between_run_variance(series));
-    BetweenRuns spread{.runs = series.size(), .log_sd = tau, .within = interval};
-    interval = stats::with_between_run_spread(interval, tau, confidence);
+// `interval` widened by the spread of `series`: the kept runs and this one.
+BetweenRuns widen(stats::RatioInterval& interval, const std::vector<stats::RunEstimate>& series,
+                  double confidence) {
+    BetweenRuns spread{
+        .runs = series.size(), .log_sd = std::sqrt(stats::between_run_variance(series)), .within = interval};
+    interval = stats::with_between_run_spread(interval, series, confidence);
     return spread;
 }
 
@@ -84,12 +85,12 @@ void estimate_with_earlier_runs(RunRecord& record, const RunOptions& options) {
                 series.push_back(found->second);
             }
         }
-        w.between_runs = widen(w.ratio, std::move(series), confidence);
+        w.between_runs = widen(w.ratio, series, confidence);
         if (w.between_runs.log_sd > 0.0) moved.push_back(w.workload->name + " " + percent(w.between_runs.log_sd));
     }
     std::vector<stats::RunEstimate> runs;
     for (const HistoryEntry& entry : history) runs.push_back(entry.run);
-    record.between_runs = widen(*record.ratio, std::move(runs), confidence);
+    record.between_runs = widen(*record.ratio, runs, confidence);
 
     if (!moved.empty() || record.between_runs.log_sd > 0.0) {
         std::ostringstream notice;
