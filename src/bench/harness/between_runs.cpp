@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -70,11 +71,19 @@ void estimate_with_earlier_runs(RunRecord& record, const RunOptions& options) {
         ours = false;
         record.notices.push_back(std::string(e.what()) + ": this run's intervals include no earlier runs");
     }
-    HistoryEntry now{.run = stats::run_estimate(*record.ratio, confidence), .workloads = {}};
-    for (const WorkloadRecord& w : record.workloads) {
-        now.workloads.emplace(w.workload->name, stats::run_estimate(w.ratio, confidence));
+    HistoryEntry now;
+    try {
+        now.run = stats::run_estimate(*record.ratio, confidence);
+        for (const WorkloadRecord& w : record.workloads) {
+            now.workloads.emplace(w.workload->name, stats::run_estimate(w.ratio, confidence));
+        }
+    } catch (const std::invalid_argument&) {
+        // A time of 0 makes a ratio of 0 or infinity: nothing to compare across runs.
+        record.notices.push_back("a ratio or interval end that is not a positive number: this run neither uses "
+                                 "nor joins the bench's earlier runs");
+        return;
     }
-    history.push_back(now);
+    history.push_back(std::move(now));
     if (history.size() > kept_runs) history.erase(history.begin(), history.end() - kept_runs);
 
     std::vector<std::string> moved;
