@@ -75,7 +75,8 @@ struct WorkloadRecord {
     SideRecord student;
     std::vector<Round> rounds;
     double memory_calibration_before_ms = 0.0;  // read after warm-up, before the first round
-    stats::RatioInterval ratio;        // from the rounds' paired log-ratios; at the end, with between_runs'
+    // From the rounds' paired log-ratios; once the run is done, with between_runs' spread.
+    stats::RatioInterval ratio;
     BetweenRuns between_runs;
     stats::PairedRounds estimated_rounds;  // the rounds `ratio` comes from
     RoundSelection selection = RoundSelection::quiet;
