@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include <boost/math/distributions/normal.hpp>
 
@@ -38,24 +39,20 @@ double between_run_variance(std::span<const RunEstimate> runs) {
         }
     }
     if (runs.size() < 2) return 0.0;
-    double weights = 0.0;
-    double squared_weights = 0.0;
-    double weighted_sum = 0.0;
-    for (const RunEstimate& run : runs) {
-        const double se = std::max(run.standard_error, 1e-9);
-        const double w = 1.0 / (se * se);
-        weights += w;
-        squared_weights += w * w;
-        weighted_sum += w * run.log_ratio;
+    std::vector<double> weights;  // 1 / se^2
+    for (const RunEstimate& run : runs) weights.push_back(1.0 / std::pow(std::max(run.standard_error, 1e-9), 2));
+    double total = 0.0;
+    double squared = 0.0;
+    double pooled = 0.0;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        total += weights[i];
+        squared += weights[i] * weights[i];
+        pooled += weights[i] * runs[i].log_ratio;
     }
-    const double pooled = weighted_sum / weights;
+    pooled /= total;
     double q = 0.0;
-    for (const RunEstimate& run : runs) {
-        const double se = std::max(run.standard_error, 1e-9);
-        q += (run.log_ratio - pooled) * (run.log_ratio - pooled) / (se * se);
-    }
-    const double scale = weights - squared_weights / weights;
-    return std::max(0.0, (q - static_cast<double>(runs.size() - 1)) / scale);
+    for (std::size_t i = 0; i < runs.size(); ++i) q += weights[i] * std::pow(runs[i].log_ratio - pooled, 2);
+    return std::max(0.0, (q - static_cast<double>(runs.size() - 1)) / (total - squared / total));
 }
 
 RatioInterval with_between_run_spread(const RatioInterval& interval, std::span<const RunEstimate> runs,

@@ -1,7 +1,6 @@
 #include "between_runs.hpp"
 
 #include <cmath>
-#include <cstdint>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -14,20 +13,6 @@
 namespace forge::bench {
 
 namespace {
-
-// The bootstrap's seed: fixed by the workloads' own seeds, so the same rounds
-// always give the same interval.
-std::uint64_t bootstrap_seed(const RunRecord& record) {
-    std::uint64_t seed = 0x666F726765ULL;  // "forge"
-    for (const WorkloadRecord& w : record.workloads) seed = seed * 0x100000001B3ULL ^ w.workload->seed;
-    return seed;
-}
-
-stats::RatioInterval geomean_of_workloads(const RunRecord& record) {
-    std::vector<stats::PairedRounds> paired;
-    for (const WorkloadRecord& w : record.workloads) paired.push_back(w.estimated_rounds);
-    return stats::geomean_ratio(paired, bootstrap_seed(record), record.stopping.confidence);
-}
 
 // Runs of one bench share a history only when they measure the same way.
 std::string history_identity(const RunRecord& record, const RunOptions& options) {
@@ -55,11 +40,9 @@ std::string percent(double log_sd) {
 
 }  // namespace
 
-void estimate_with_earlier_runs(RunRecord& record, const RunOptions& options) {
-    if (!record.complete) return;
-    record.ratio = geomean_of_workloads(record);
+void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
     // A run that failed (outputs that differ, a caught violation) neither uses the history nor joins it.
-    if (!record.passed() || options.history_path.empty() || options.bench_identity.empty()) return;
+    if (!record.passed() || !record.ratio || options.history_path.empty() || options.bench_identity.empty()) return;
 
     const std::string identity = history_identity(record, options);
     const double confidence = record.stopping.confidence;

@@ -10,10 +10,10 @@
 
 namespace forge::bench {
 
-// Sets record.ratio (the geometric mean over the workloads, when the run is
-// complete) and, for a run that passed where options name a history and the
-// bench's identity, each interval's between_runs. A history it cannot read or
-// write is a notice.
-void estimate_with_earlier_runs(RunRecord& record, const RunOptions& options);
+// For a run that passed, where options name a history and the bench's
+// identity: each workload's and the run's (record.ratio) interval with the
+// spread of this run and the kept ones, in between_runs; this run then joins
+// the history. A history it cannot read or write is a notice.
+void add_spread_between_runs(RunRecord& record, const RunOptions& options);
 
 }  // namespace forge::bench

@@ -288,7 +288,7 @@ nlohmann::json performance_json(const RunRecord& record) {
              {"kernels", {{"reference", to_json(ref_table)["kernels"]}, {"student", to_json(stu_table)["kernels"]}}},
              {"profiler", {{"reference", to_json(ref_table)["profiler"]}, {"student", to_json(stu_table)["profiler"]}}}});
     }
-    const stats::RatioInterval& run_ratio = record.ratio.value();  // set with the run (between_runs.cpp)
+    const stats::RatioInterval& run_ratio = record.ratio.value();  // set with the run (harness.cpp)
     return {{"mode", "per_call"},
             {"n_workloads", record.workloads.size()},
             {"reference_ms", geomean_or_null(reference_ms)},

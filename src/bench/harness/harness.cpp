@@ -3,6 +3,7 @@
 #include "forge/bench/run.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <exception>
 #include <filesystem>
 #include <memory>
@@ -14,6 +15,7 @@
 #include "between_runs.hpp"
 #include "declarations.hpp"
 #include "eval_writer.hpp"
+#include "forge/stats/ratio_interval.hpp"
 #include "record.hpp"
 #include "retake.hpp"
 #include "runtime.hpp"
@@ -56,6 +58,21 @@ void retake_busy_workloads(const Bench& bench, const WindowContract& contract, R
         retaken.retaken = true;
         record.workloads[w] = std::move(retaken);
     }
+}
+
+// The bootstrap's seed: fixed by the workloads' own seeds, so the same rounds
+// always give the same interval.
+std::uint64_t bootstrap_seed(const RunRecord& record) {
+    std::uint64_t seed = 0x666F726765ULL;  // "forge"
+    for (const WorkloadRecord& w : record.workloads) seed = seed * 0x100000001B3ULL ^ w.workload->seed;
+    return seed;
+}
+
+// The run's ratio: the geometric mean of its workloads' ratios, with its interval.
+stats::RatioInterval run_ratio(const RunRecord& record) {
+    std::vector<stats::PairedRounds> paired;
+    for (const WorkloadRecord& w : record.workloads) paired.push_back(w.estimated_rounds);
+    return stats::geomean_ratio(paired, bootstrap_seed(record), record.stopping.confidence);
 }
 
 std::unique_ptr<Runtime> make_runtime(Backend backend, const RunOptions& options) {
@@ -137,7 +154,8 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
 
     record.device = runtime->device_facts();  // after the run: the load average at its end
     record.peak_dram_gbps = runtime->peak_dram_gbps();
-    estimate_with_earlier_runs(record, options);
+    if (record.complete) record.ratio = run_ratio(record);
+    add_spread_between_runs(record, options);
     return finish(record, options);
 }
 
