@@ -5,9 +5,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <initializer_list>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "forge/bench/bench.hpp"
 #include "forge/bench/run.hpp"
@@ -71,6 +74,20 @@ inline forge::bench::RunOptions quick_options() {
 inline forge::bench::RunResult quick_run(const forge::bench::Bench& bench, const forge::WindowContract& contract) {
     return forge::bench::run(bench, contract, quick_options());
 }
+
+// A directory of the test's own under the system's temporary one, emptied
+// first and removed with it.
+struct TempDir {
+    std::filesystem::path path;
+    explicit TempDir(const std::string& name)
+        : path(std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()))) {
+        std::filesystem::remove_all(path);
+        std::filesystem::create_directories(path);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    ~TempDir() { std::filesystem::remove_all(path); }
+};
 
 // Whether one message holds every text.
 inline bool any_has(const std::vector<std::string>& messages, std::initializer_list<std::string> texts) {

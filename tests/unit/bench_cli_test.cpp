@@ -1,8 +1,6 @@
 #define BOOST_TEST_MODULE bench_cli
 #include <boost/test/unit_test.hpp>
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -44,16 +42,10 @@ int bench_main(std::vector<std::string> args, fb::Bench (*make)() = &make_host_a
     return fb::bench_main(static_cast<int>(argv.size()), argv.data(), make, build);
 }
 
-struct TempDir {
-    fs::path path = fs::temp_directory_path() / ("forge_bench_cli_" + std::to_string(::getpid()));
-    TempDir() { fs::create_directories(path); }
-    ~TempDir() { fs::remove_all(path); }
-};
-
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(a_declared_contract_runs_and_writes_the_eval) {
-    TempDir dir;
+    TempDir dir("forge_bench_cli");
     const fs::path eval = dir.path / "eval.json";
     const int code = bench_main({"--contract", (data_dir / "add_symmetric.toml").string(), "--eval", eval.string(),
                                  "--operator", "add", "--quick"});
@@ -65,7 +57,7 @@ BOOST_AUTO_TEST_CASE(a_declared_contract_runs_and_writes_the_eval) {
 }
 
 BOOST_AUTO_TEST_CASE(a_refused_contract_is_a_usage_error_and_nothing_runs) {
-    TempDir dir;
+    TempDir dir("forge_bench_cli");
     const fs::path eval = dir.path / "eval.json";
     const int code = bench_main({"--contract", (data_dir / "add_undeclared.toml").string(), "--eval", eval.string(),
                                  "--operator", "add"});
@@ -76,7 +68,7 @@ BOOST_AUTO_TEST_CASE(a_refused_contract_is_a_usage_error_and_nothing_runs) {
 // A run that stops before writing leaves no eval behind: the checks then skip
 // instead of judging an earlier run's ratios.
 BOOST_AUTO_TEST_CASE(a_run_that_does_not_write_removes_the_previous_eval) {
-    TempDir dir;
+    TempDir dir("forge_bench_cli");
     const fs::path eval = dir.path / "eval.json";
     std::ofstream(eval) << "{\"schema_version\": 1}";
     const int code = bench_main({"--contract", (data_dir / "add_undeclared.toml").string(), "--eval", eval.string(),
@@ -86,7 +78,7 @@ BOOST_AUTO_TEST_CASE(a_run_that_does_not_write_removes_the_previous_eval) {
 }
 
 BOOST_AUTO_TEST_CASE(an_absent_contract_is_refused_too) {
-    TempDir dir;
+    TempDir dir("forge_bench_cli");
     const int code = bench_main({"--contract", (dir.path / "window.toml").string(), "--eval",
                                  (dir.path / "eval.json").string(), "--operator", "add"});
     BOOST_TEST(code == forge::exit_code::usage);
@@ -117,7 +109,7 @@ fb::Bench make_cuda_add() { return make_add(fb::Backend::cuda); }
 #ifndef FORGE_BENCH_HAS_CUDA
 // The skip is written down, so forge report can say the operator measured nothing and why.
 BOOST_AUTO_TEST_CASE(a_cuda_bench_without_the_cuda_backend_skips_with_77_and_says_why_in_the_eval) {
-    TempDir dir;
+    TempDir dir("forge_bench_cli");
     const fs::path eval = dir.path / "eval.json";
     const fb::BuildInfo build{.build_type = "Release", .compiler = "GNU 12.2.0", .flags = "-O3",
                               .cuda_compiler = "NVIDIA 13.0.48", .cuda_flags = "-O3", .optimized = true,
@@ -142,7 +134,7 @@ BOOST_AUTO_TEST_CASE(a_cuda_bench_without_the_cuda_backend_skips_with_77_and_say
 // output disagrees with window.toml fails on a machine without a GPU (or against a
 // forge::bench without CUDA) instead of skipping, and says why.
 BOOST_AUTO_TEST_CASE(a_cuda_bench_that_disagrees_with_its_contract_fails_without_a_device) {
-    TempDir dir;
+    TempDir dir("forge_bench_cli");
     const fs::path eval = dir.path / "eval.json";
     const int code = bench_main({"--contract", (data_dir / "add_output_renamed.toml").string(), "--eval",
                                  eval.string(), "--operator", "add"},

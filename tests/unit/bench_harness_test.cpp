@@ -1,8 +1,6 @@
 #define BOOST_TEST_MODULE bench_harness
 #include <boost/test/unit_test.hpp>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -482,28 +480,23 @@ BOOST_AUTO_TEST_CASE(host_tables_show_marked_regions_and_the_unmarked_rest) {
 }
 
 BOOST_AUTO_TEST_CASE(the_eval_file_is_written_when_asked) {
-    const std::filesystem::path dir =
-        std::filesystem::temp_directory_path() / ("forge_bench_harness_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
+    const TempDir dir("forge_bench_harness");
     fb::RunOptions options = quick_options();
-    options.eval_path = dir / "eval.json";
+    options.eval_path = dir.path / "eval.json";
     const fb::RunResult result = fb::run(add_bench(), add_contract(), options);
     std::ifstream in(options.eval_path);
     const json read = json::parse(in);
     BOOST_TEST(read == result.eval);
-    std::filesystem::remove_all(dir);
 }
 
 // Runs of the same bench build keep a history beside eval.json: the second run's
 // intervals hold its own rounds' interval and the spread between the two runs; a
 // rebuilt bench (another identity) starts afresh.
 BOOST_AUTO_TEST_CASE(runs_of_the_same_bench_share_a_history_and_their_spread) {
-    const std::filesystem::path dir =
-        std::filesystem::temp_directory_path() / ("forge_bench_history_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
+    const TempDir dir("forge_bench_history");
     fb::RunOptions options = quick_options();
-    options.eval_path = dir / "eval.json";
-    options.history_path = dir / "add.runs.json";
+    options.eval_path = dir.path / "eval.json";
+    options.history_path = dir.path / "add.runs.json";
     options.bench_identity = "build 1";
     const auto runs_seen = [](const json& between) { return between["runs"].get<std::size_t>(); };
 
@@ -540,7 +533,6 @@ BOOST_AUTO_TEST_CASE(runs_of_the_same_bench_share_a_history_and_their_spread) {
         named = named || notice.find(options.history_path.string()) != std::string::npos;
     }
     BOOST_TEST(named);
-    std::filesystem::remove_all(dir);
 }
 
 // Without a history (the harness's own callers, a bench whose executable cannot be read) no spread is added.

@@ -6,20 +6,12 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
+#include "bench_add_operator.hpp"
 #include "run_history.hpp"
 
 namespace fb = forge::bench;
 
 namespace {
-
-struct ScratchDir {
-    std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                 ("forge_run_history_" + std::to_string(::getpid()));
-    ScratchDir() { std::filesystem::create_directories(path); }
-    ~ScratchDir() { std::filesystem::remove_all(path); }
-};
 
 fb::HistoryEntry entry(double log_ratio) {
     return {.run = {log_ratio, 0.01}, .workloads = {{"w0", {log_ratio + 0.1, 0.02}}, {"w1", {log_ratio - 0.1, 0.03}}}};
@@ -28,7 +20,7 @@ fb::HistoryEntry entry(double log_ratio) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(a_history_reads_back_what_was_written_for_the_same_bench) {
-    ScratchDir dir;
+    const TempDir dir("forge_run_history");
     const auto file = dir.path / "op.runs.json";
     BOOST_TEST(fb::read_history(file, "abc").empty());  // no file yet: no earlier runs
     fb::write_history(file, "abc", {entry(0.5), entry(0.6)});
@@ -41,14 +33,14 @@ BOOST_AUTO_TEST_CASE(a_history_reads_back_what_was_written_for_the_same_bench) {
 }
 
 BOOST_AUTO_TEST_CASE(a_rebuilt_bench_starts_a_new_history) {
-    ScratchDir dir;
+    const TempDir dir("forge_run_history");
     const auto file = dir.path / "op.runs.json";
     fb::write_history(file, "old build", {entry(0.5)});
     BOOST_TEST(fb::read_history(file, "new build").empty());
 }
 
 BOOST_AUTO_TEST_CASE(a_history_keeps_the_last_runs_only) {
-    ScratchDir dir;
+    const TempDir dir("forge_run_history");
     const auto file = dir.path / "op.runs.json";
     std::vector<fb::HistoryEntry> entries;
     for (std::size_t i = 0; i < fb::kept_runs + 3; ++i) entries.push_back(entry(static_cast<double>(i)));
@@ -60,7 +52,7 @@ BOOST_AUTO_TEST_CASE(a_history_keeps_the_last_runs_only) {
 }
 
 BOOST_AUTO_TEST_CASE(a_file_that_is_not_a_history_is_an_error_naming_it_and_the_fix) {
-    ScratchDir dir;
+    const TempDir dir("forge_run_history");
     const auto file = dir.path / "op.runs.json";
     for (const std::string& text : {std::string("not json"), std::string(R"({"schema": 1, "bench": "abc"})"),
                                    std::string(R"({"schema": 7, "bench": "abc", "runs": []})"),
