@@ -46,18 +46,19 @@ BOOST_AUTO_TEST_CASE(the_spread_between_runs_is_dersimonian_and_lairds_moment_es
 }
 
 BOOST_AUTO_TEST_CASE(the_spread_is_added_to_each_side_of_the_interval_in_quadrature) {
-    const double z = 1.959963984540054;
+    // Student's t at 97.5% with 3 degrees of freedom: tau comes from four runs.
+    const double t3 = 3.182446305284263;
     const fs::RatioInterval within{.ratio = 2.0, .low = 2.0 * std::exp(-0.03), .high = 2.0 * std::exp(0.04)};
-    // An earlier run 0.1 lower (standard error 0.03) and this one (0.01): tau^2 =
-    // (Q - 1) / scale = 0.0045. Below, the earlier run's interval reaches further
-    // than the quadrature, which holds; above, no run measured past this one's
-    // interval, which bounds it.
-    const std::vector<fs::RunEstimate> runs{{std::log(2.0) - 0.1, 0.03}, {std::log(2.0), 0.01}};
+    // Three earlier runs 3-5% lower and this one. Below, the earlier runs'
+    // intervals reach further than the quadrature, which holds; above, no run
+    // measured past this one's interval, which bounds it.
+    const double y = std::log(2.0);
+    const std::vector<fs::RunEstimate> runs{{y - 0.05, 0.03}, {y - 0.03, 0.03}, {y - 0.04, 0.02}, {y, 0.01}};
     const double tau = std::sqrt(fs::between_run_variance(runs));
-    BOOST_TEST(tau * tau == 0.0045, tt::tolerance(1e-9));
+    BOOST_TEST(tau > 0.01);
     const fs::RatioInterval widened = fs::with_between_run_spread(within, runs);
     BOOST_TEST(widened.ratio == 2.0);
-    BOOST_TEST(std::log(2.0 / widened.low) == std::hypot(0.03, z * tau), tt::tolerance(1e-12));
+    BOOST_TEST(std::log(2.0 / widened.low) == std::hypot(0.03, t3 * tau), tt::tolerance(1e-9));
     BOOST_TEST(widened.high == within.high, tt::tolerance(1e-12));
     // Runs that agree add nothing.
     const std::vector<fs::RunEstimate> agree{{std::log(2.0), 0.02}, {std::log(2.0) + 0.001, 0.02}};
@@ -68,6 +69,22 @@ BOOST_AUTO_TEST_CASE(the_spread_is_added_to_each_side_of_the_interval_in_quadrat
     BOOST_CHECK_THROW((void)fs::with_between_run_spread(within, bad), std::invalid_argument);
     BOOST_CHECK_THROW((void)fs::with_between_run_spread({.ratio = 2.0, .low = 0.0, .high = 3.0}, agree),
                       std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(a_run_that_moved_alone_covers_where_the_others_agree) {
+    // Four runs at 1.0 and the fifth 5% higher, each +-1%: the spread between them
+    // is estimated from five runs, so the fifth's interval reaches back to 1.0
+    // (a normal quantile would stop at 0.88 of the way).
+    const double z = 1.959963984540054;
+    const double se = 0.01 / z;
+    const double moved = std::log(1.05);
+    std::vector<fs::RunEstimate> runs(4, fs::RunEstimate{0.0, se});
+    runs.push_back({moved, se});
+    const fs::RatioInterval own{.ratio = 1.05, .low = 1.05 * std::exp(-0.01), .high = 1.05 * std::exp(0.01)};
+    const fs::RatioInterval widened = fs::with_between_run_spread(own, runs);
+    BOOST_TEST(widened.low <= 1.0);
+    BOOST_TEST(std::log(1.05 / widened.low) < 1.3 * moved);
+    BOOST_TEST(z * std::sqrt(fs::between_run_variance(runs)) < 0.9 * moved);
 }
 
 BOOST_AUTO_TEST_CASE(the_spread_never_reaches_past_what_the_runs_measured) {
@@ -113,10 +130,12 @@ Coverage last_run_coverage(double tau, double se, int runs, int series, unsigned
 
 BOOST_AUTO_TEST_CASE(with_the_spread_between_runs_an_interval_covers_the_ratio_across_runs) {
     // Between-run sd three times the within-run error: a run's own interval covers
-    // the ratio across runs about 48% of the time; with five runs' spread, near 95%.
+    // the ratio across runs about 48% of the time; with five runs' spread about 98%
+    // (tau's Student quantile is conservative for a normal spread; measured runs
+    // move one busy run at a time, and there it covered about 94%).
     const Coverage moving = last_run_coverage(0.03, 0.01, 5, 2000, 11);
     BOOST_TEST(moving.within < 0.6);
-    BOOST_TEST(moving.widened >= 0.88);
+    BOOST_TEST(moving.widened >= 0.93);
     BOOST_TEST(moving.widened <= 0.99);
     // Runs that do not move: the spread is mostly 0 and the interval stays about as it was.
     const Coverage steady = last_run_coverage(0.0, 0.01, 5, 2000, 12);

@@ -40,7 +40,9 @@ struct RunEstimate {
 
 // `interval` (this run's, from its rounds alone) with the spread between `runs`
 // (this one among them) added in quadrature on each side: each log half-width h
-// becomes sqrt(h^2 + (z tau)^2), tau^2 from between_run_variance. It never
+// becomes sqrt(h^2 + (t tau)^2), tau^2 from between_run_variance and t Student's
+// quantile with (runs - 1) degrees of freedom (tau is estimated from few runs;
+// with two, t is 12.7 and the bound below decides). It never
 // reaches past the runs' own intervals (the lowest low and the highest high,
 // each read as +-z standard errors): runs that measured 1.4 and 2.0 make 1.7
 // uncertain, not 0.9 plausible. Never narrower than `interval`. Throws as

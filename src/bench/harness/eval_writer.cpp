@@ -103,7 +103,8 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
              "DerSimonian and Laird's between-run variance of the log-ratio over this run and the last earlier "
              "runs of the same bench executable kept in the history file beside eval.json (up to " +
                  std::to_string(kept_runs) +
-                 " in all), added in quadrature to each side of ratio_ci up to the lowest and highest the runs' "
+                 " in all); its square root times Student's t quantile (runs - 1 degrees of freedom) added in "
+                 "quadrature to each side of ratio_ci up to the lowest and highest the runs' "
                  "own intervals reach; between_runs.within_run_ci is the interval from this run's rounds alone"}};
 }
 
