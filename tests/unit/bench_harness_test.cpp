@@ -535,6 +535,49 @@ BOOST_AUTO_TEST_CASE(runs_of_the_same_bench_share_a_history_and_their_spread) {
     BOOST_TEST(named);
 }
 
+// Each run keeps how quiet the machine was at best; a run that never found it
+// as quiet as the earlier runs did (a machine 30% busier or more) says so.
+BOOST_AUTO_TEST_CASE(a_run_on_a_busier_machine_than_the_earlier_runs_says_so) {
+    const TempDir dir("forge_bench_history_machine");
+    fb::RunOptions options = quick_options();
+    options.history_path = dir.path / "add.runs.json";
+    options.bench_identity = "build 1";
+    const auto said_busier = [](const fb::RunResult& result) {
+        return std::any_of(result.notices.begin(), result.notices.end(), [](const std::string& notice) {
+            return notice.find("as quiet as the bench's earlier runs") != std::string::npos;
+        });
+    };
+
+    const fb::RunResult first = fb::run(add_bench(), add_contract(), options);
+    BOOST_TEST_REQUIRE(first.exit_code == forge::exit_code::ok);
+    const json& machine = first.eval["performance"]["between_runs"]["machine"];
+    BOOST_TEST(machine["quietest_memory_ms"].get<double>() > 0.0);
+    BOOST_TEST(machine["earlier_quietest_memory_ms"].is_null());
+    BOOST_TEST(machine["busier"] == false);
+    BOOST_TEST(!said_busier(first));
+
+    // The earlier run as if on a machine a thousand times quieter than this one can be.
+    json history = json::parse(forge::read_file(options.history_path));
+    const double quietest = history["runs"][0]["quietest_memory_ms"].get<double>();
+    BOOST_TEST(quietest == machine["quietest_memory_ms"].get<double>());
+    history["runs"][0]["quietest_memory_ms"] = quietest / 1000.0;
+    std::ofstream(options.history_path) << history.dump();
+    const fb::RunResult busier = fb::run(add_bench(), add_contract(), options);
+    BOOST_TEST_REQUIRE(busier.exit_code == forge::exit_code::ok);
+    BOOST_TEST(busier.eval["performance"]["between_runs"]["machine"]["busier"] == true);
+    BOOST_TEST(busier.eval["performance"]["between_runs"]["machine"]["earlier_quietest_memory_ms"].get<double>() ==
+               quietest / 1000.0);
+    BOOST_TEST(said_busier(busier));
+
+    // And a thousand times busier: this run is the quiet one, nothing to say.
+    history = json::parse(forge::read_file(options.history_path));
+    for (json& run : history["runs"]) run["quietest_memory_ms"] = quietest * 1000.0;
+    std::ofstream(options.history_path) << history.dump();
+    const fb::RunResult quieter = fb::run(add_bench(), add_contract(), options);
+    BOOST_TEST(quieter.eval["performance"]["between_runs"]["machine"]["busier"] == false);
+    BOOST_TEST(!said_busier(quieter));
+}
+
 // Without a history (the harness's own callers, a bench whose executable cannot be read) no spread is added.
 BOOST_AUTO_TEST_CASE(a_run_without_a_history_reports_no_spread_between_runs) {
     const fb::RunResult result = quick_run(add_bench(), add_contract());

@@ -1,6 +1,8 @@
 #include "between_runs.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "forge/stats/between_runs.hpp"
+#include "retake.hpp"
 #include "run_history.hpp"
 
 namespace forge::bench {
@@ -38,6 +41,31 @@ std::string percent(double log_sd) {
     return text.str();
 }
 
+// The machine at its quietest in this run and in the kept runs that recorded it.
+std::optional<MachineAcrossRuns> machine_across_runs(const RunRecord& record, const std::vector<HistoryEntry>& kept) {
+    const std::vector<double> readings = machine_readings(record.workloads);
+    if (readings.empty()) return std::nullopt;
+    MachineAcrossRuns machine{.quietest_ms = *std::min_element(readings.begin(), readings.end()),
+                              .earlier_quietest_ms = {}};
+    for (const HistoryEntry& entry : kept) {
+        if (!entry.quietest_memory_ms) continue;
+        machine.earlier_quietest_ms = std::min(machine.earlier_quietest_ms.value_or(*entry.quietest_memory_ms),
+                                               *entry.quietest_memory_ms);
+    }
+    return machine;
+}
+
+std::string busier_notice(const MachineAcrossRuns& machine) {
+    std::ostringstream notice;
+    notice.precision(3);
+    notice << "no round of this run found the machine as quiet as the bench's earlier runs here did (memory "
+              "calibration at best "
+           << machine.quietest_ms << " ms, theirs " << *machine.earlier_quietest_ms
+           << " ms): another load's memory traffic moves a memory-bound side more than the other, so this run's "
+              "ratios may read differently from theirs; rerun when the machine is quieter";
+    return notice.str();
+}
+
 }  // namespace
 
 void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
@@ -54,7 +82,12 @@ void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
         ours = false;
         record.notices.push_back(std::string(e.what()) + ": this run's intervals include no earlier runs");
     }
+    record.machine_across_runs = machine_across_runs(record, history);
+    if (record.machine_across_runs && record.machine_across_runs->busier()) {
+        record.notices.push_back(busier_notice(*record.machine_across_runs));
+    }
     HistoryEntry now;
+    if (record.machine_across_runs) now.quietest_memory_ms = record.machine_across_runs->quietest_ms;
     try {
         now.run = stats::run_estimate(*record.ratio, confidence);
         for (const WorkloadRecord& w : record.workloads) {

@@ -247,6 +247,19 @@ nlohmann::json between_runs_json(const BetweenRuns& spread) {
     return {{"runs", spread.runs}, {"log_sd", spread.log_sd}, {"within_run_ci", interval_json(spread.within)}};
 }
 
+// The run's: with how quiet the machine was at best in this run and the kept ones.
+nlohmann::json run_between_runs_json(const RunRecord& record) {
+    nlohmann::json json = between_runs_json(record.between_runs);
+    if (json.is_null() || !record.machine_across_runs) return json;
+    const MachineAcrossRuns& machine = *record.machine_across_runs;
+    json["machine"] = {{"quietest_memory_ms", machine.quietest_ms},
+                       {"earlier_quietest_memory_ms", machine.earlier_quietest_ms
+                                                          ? nlohmann::json(*machine.earlier_quietest_ms)
+                                                          : nlohmann::json(nullptr)},
+                       {"busier", machine.busier()}};
+    return json;
+}
+
 nlohmann::json performance_json(const RunRecord& record) {
     if (!record.complete) return nullptr;
     std::vector<double> reference_ms;
@@ -298,7 +311,7 @@ nlohmann::json performance_json(const RunRecord& record) {
             {"ratio", run_ratio.ratio},
             {"ratio_ci", interval_json(run_ratio)},
             {"verdict", stats::to_string(run_ratio.verdict())},
-            {"between_runs", between_runs_json(record.between_runs)},
+            {"between_runs", run_between_runs_json(record)},
             {"precision_reached", precision_reached},
             {"drift_flagged", drifted},
             {"stopping", stopping_rule_json(record.stopping)},

@@ -30,6 +30,20 @@ struct BetweenRuns {
     stats::RatioInterval within;  // the interval from this run's rounds alone
 };
 
+// How quiet the machine was at best during this run, and during the kept
+// runs of the bench (its memory calibration, ms). A run that never saw it as
+// quiet as the earlier ones measured a busier machine, whose memory traffic
+// moves a memory-bound side more than the other.
+struct MachineAcrossRuns {
+    double quietest_ms = 0.0;                    // this run's
+    std::optional<double> earlier_quietest_ms;   // the kept runs', where recorded
+
+    // Not one of this run's readings was within the quiet margin of the earlier runs' quietest.
+    [[nodiscard]] bool busier() const noexcept {
+        return earlier_quietest_ms && quietest_ms > quiet_margin * *earlier_quietest_ms;
+    }
+};
+
 struct SideRecord {
     stats::SampleSummary samples;      // per-call milliseconds, over the rounds
     double pipelined_ms = 0.0;         // back-to-back calls / N
@@ -114,6 +128,7 @@ struct RunRecord {
     // The geometric mean of the workloads' ratios, when complete, with between_runs' spread.
     std::optional<stats::RatioInterval> ratio;
     BetweenRuns between_runs;
+    std::optional<MachineAcrossRuns> machine_across_runs;  // with a history only
 
     [[nodiscard]] bool passed() const noexcept { return problems.empty() && complete; }
 };

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -19,6 +20,9 @@ namespace forge::bench {
 struct HistoryEntry {
     stats::RunEstimate run;  // the geometric mean's
     std::map<std::string, stats::RunEstimate, std::less<>> workloads;
+    // How quiet the machine was at best during the run: its lowest memory
+    // calibration, in ms (absent from files written before it was kept).
+    std::optional<double> quietest_memory_ms;
 };
 
 // How many runs a history keeps: enough for a between-run variance, few enough

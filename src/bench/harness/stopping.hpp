@@ -39,6 +39,16 @@ enum class StopReason { precision_reached, wall_cap, round_cap };
 
 [[nodiscard]] std::string_view to_string(StopReason reason) noexcept;
 
+// A round is quiet when it was not disturbed and the machine reading is within
+// 30% of the quietest reading of the run so far. The quietest, not a quartile:
+// two neighbours out of phase can keep the machine busy for most of a run, and
+// then its lower quartile is a busy reading too. A reading cannot come out
+// faster than the memory allows (its buffer is evicted between rounds), so the
+// lowest is the machine at its quietest. Beside the noisy neighbour
+// (tools/ratio-stability), rounds read the quiet ratio up to about 1.45x the
+// quietest reading and a ratio up to 25% lower from 1.6x on.
+inline constexpr double quiet_margin = 1.3;
+
 // Which rounds a workload's ratio comes from (PrecisionCriterion::selection).
 enum class RoundSelection { quiet, undisturbed, all };
 
