@@ -16,7 +16,7 @@ namespace {
 fb::HistoryEntry entry(double log_ratio) {
     return {.run = {log_ratio, 0.01},
             .workloads = {{"w0", {log_ratio + 0.1, 0.02}}, {"w1", {log_ratio - 0.1, 0.03}}},
-            .quietest_memory_ms = {}};
+            .memory_ms = {}};
 }
 
 }  // namespace
@@ -38,13 +38,13 @@ BOOST_AUTO_TEST_CASE(a_history_keeps_how_quiet_the_machine_was_and_reads_files_w
     const TempDir dir("forge_run_history");
     const auto file = dir.path / "op.runs.json";
     fb::HistoryEntry quiet = entry(0.5);
-    quiet.quietest_memory_ms = 0.29;
+    quiet.memory_ms = 0.29;
     fb::write_history(file, "abc", {entry(0.4), quiet});
     const std::vector<fb::HistoryEntry> read = fb::read_history(file, "abc");
     BOOST_TEST_REQUIRE(read.size() == 2u);
-    BOOST_TEST(!read[0].quietest_memory_ms.has_value());  // as a file from before it was kept
-    BOOST_TEST_REQUIRE(read[1].quietest_memory_ms.has_value());
-    BOOST_TEST(*read[1].quietest_memory_ms == 0.29);
+    BOOST_TEST(!read[0].memory_ms.has_value());  // as a file from before it was kept
+    BOOST_TEST_REQUIRE(read[1].memory_ms.has_value());
+    BOOST_TEST(*read[1].memory_ms == 0.29);
 }
 
 BOOST_AUTO_TEST_CASE(a_rebuilt_bench_starts_a_new_history) {
@@ -74,7 +74,7 @@ BOOST_AUTO_TEST_CASE(a_file_that_is_not_a_history_is_an_error_naming_it_and_the_
                                    std::string(R"({"schema": 1, "bench": "abc", "runs": [{"run": {"log_ratio": 0.1,
                                        "standard_error": -1}, "workloads": {}}]})"),
                                    std::string(R"({"schema": 1, "bench": "abc", "runs": [{"run": {"log_ratio": 0.1,
-                                       "standard_error": 0.01}, "workloads": {}, "quietest_memory_ms": 0}]})")}) {
+                                       "standard_error": 0.01}, "workloads": {}, "memory_ms": 0}]})")}) {
         std::ofstream(file) << text;
         try {
             (void)fb::read_history(file, "abc");

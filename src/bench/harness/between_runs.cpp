@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "forge/stats/between_runs.hpp"
-#include "retake.hpp"
+#include "forge/stats/summary.hpp"
 #include "run_history.hpp"
 
 namespace forge::bench {
@@ -41,16 +41,19 @@ std::string percent(double log_sd) {
     return text.str();
 }
 
-// The machine at its quietest in this run and in the kept runs that recorded it.
+// How busy the machine was for this run's ratios, and at best for the kept runs'.
 std::optional<MachineAcrossRuns> machine_across_runs(const RunRecord& record, const std::vector<HistoryEntry>& kept) {
-    const std::vector<double> readings = machine_readings(record.workloads);
+    std::vector<double> readings;
+    for (const WorkloadRecord& w : record.workloads) {
+        for (const Round& round : w.rounds) {
+            if (round.used) readings.push_back(round.memory_calibration_ms);
+        }
+    }
     if (readings.empty()) return std::nullopt;
-    MachineAcrossRuns machine{.quietest_ms = *std::min_element(readings.begin(), readings.end()),
-                              .earlier_quietest_ms = {}};
+    MachineAcrossRuns machine{.memory_ms = stats::median(readings), .earlier_memory_ms = {}};
     for (const HistoryEntry& entry : kept) {
-        if (!entry.quietest_memory_ms) continue;
-        machine.earlier_quietest_ms = std::min(machine.earlier_quietest_ms.value_or(*entry.quietest_memory_ms),
-                                               *entry.quietest_memory_ms);
+        if (!entry.memory_ms) continue;
+        machine.earlier_memory_ms = std::min(machine.earlier_memory_ms.value_or(*entry.memory_ms), *entry.memory_ms);
     }
     return machine;
 }
@@ -58,10 +61,10 @@ std::optional<MachineAcrossRuns> machine_across_runs(const RunRecord& record, co
 std::string busier_notice(const MachineAcrossRuns& machine) {
     std::ostringstream notice;
     notice.precision(3);
-    notice << "no round of this run found the machine as quiet as the bench's earlier runs here did (memory "
-              "calibration at best "
-           << machine.quietest_ms << " ms, theirs " << *machine.earlier_quietest_ms
-           << " ms): another load's memory traffic moves a memory-bound side more than the other, so this run's "
+    notice << "this run's ratios come from rounds that read the machine busier than the bench's earlier runs here "
+              "did (a median memory calibration of "
+           << machine.memory_ms << " ms, theirs " << *machine.earlier_memory_ms
+           << " ms at best): another load's memory traffic moves a memory-bound side more than the other, so its "
               "ratios may read differently from theirs; rerun when the machine is quieter";
     return notice.str();
 }
@@ -87,7 +90,7 @@ void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
         record.notices.push_back(busier_notice(*record.machine_across_runs));
     }
     HistoryEntry now;
-    if (record.machine_across_runs) now.quietest_memory_ms = record.machine_across_runs->quietest_ms;
+    if (record.machine_across_runs) now.memory_ms = record.machine_across_runs->memory_ms;
     try {
         now.run = stats::run_estimate(*record.ratio, confidence);
         for (const WorkloadRecord& w : record.workloads) {

@@ -252,9 +252,9 @@ nlohmann::json run_between_runs_json(const RunRecord& record) {
     nlohmann::json json = between_runs_json(record.between_runs);
     if (json.is_null() || !record.machine_across_runs) return json;
     const MachineAcrossRuns& machine = *record.machine_across_runs;
-    json["machine"] = {{"quietest_memory_ms", machine.quietest_ms},
-                       {"earlier_quietest_memory_ms", machine.earlier_quietest_ms
-                                                          ? nlohmann::json(*machine.earlier_quietest_ms)
+    json["machine"] = {{"memory_ms", machine.memory_ms},
+                       {"earlier_memory_ms", machine.earlier_memory_ms
+                                                          ? nlohmann::json(*machine.earlier_memory_ms)
                                                           : nlohmann::json(nullptr)},
                        {"busier", machine.busier()}};
     return json;

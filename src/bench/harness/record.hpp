@@ -30,17 +30,19 @@ struct BetweenRuns {
     stats::RatioInterval within;  // the interval from this run's rounds alone
 };
 
-// How quiet the machine was at best during this run, and during the kept
-// runs of the bench (its memory calibration, ms). A run that never saw it as
-// quiet as the earlier ones measured a busier machine, whose memory traffic
-// moves a memory-bound side more than the other.
+// How busy the machine was for this run and for the kept runs of the bench:
+// the median memory calibration (ms) of the rounds their ratios came from. A
+// run whose rounds read the machine busier than the earlier runs' did measured
+// another machine state, whose memory traffic moves a memory-bound side more
+// than the other; its own quiet-round selection cannot see that when the
+// whole run was busy.
 struct MachineAcrossRuns {
-    double quietest_ms = 0.0;                    // this run's
-    std::optional<double> earlier_quietest_ms;   // the kept runs', where recorded
+    double memory_ms = 0.0;                   // this run's
+    std::optional<double> earlier_memory_ms;  // the lowest of the kept runs', where recorded
 
-    // Not one of this run's readings was within the quiet margin of the earlier runs' quietest.
+    // Busier than the quiet margin allows over the earlier runs' quietest.
     [[nodiscard]] bool busier() const noexcept {
-        return earlier_quietest_ms && quietest_ms > quiet_margin * *earlier_quietest_ms;
+        return earlier_memory_ms && memory_ms > quiet_margin * *earlier_memory_ms;
     }
 };
 

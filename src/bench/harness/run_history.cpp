@@ -43,14 +43,14 @@ std::vector<HistoryEntry> read_history(const std::filesystem::path& path, std::s
         if (json.at("bench").get<std::string>() != identity) return {};
         std::vector<HistoryEntry> entries;
         for (const nlohmann::json& run : json.at("runs")) {
-            HistoryEntry entry{.run = estimate_from(run.at("run")), .workloads = {}, .quietest_memory_ms = {}};
+            HistoryEntry entry{.run = estimate_from(run.at("run")), .workloads = {}, .memory_ms = {}};
             for (const auto& [name, estimate] : run.at("workloads").items()) {
                 entry.workloads.emplace(name, estimate_from(estimate));
             }
-            if (const auto quietest = run.find("quietest_memory_ms"); quietest != run.end()) {
-                entry.quietest_memory_ms = quietest->get<double>();
-                if (!(*entry.quietest_memory_ms > 0.0) || !std::isfinite(*entry.quietest_memory_ms)) {
-                    throw std::invalid_argument("a quietest_memory_ms that is not a positive number");
+            if (const auto reading = run.find("memory_ms"); reading != run.end()) {
+                entry.memory_ms = reading->get<double>();
+                if (!(*entry.memory_ms > 0.0) || !std::isfinite(*entry.memory_ms)) {
+                    throw std::invalid_argument("a memory_ms that is not a positive number");
                 }
             }
             entries.push_back(std::move(entry));
@@ -72,7 +72,7 @@ void write_history(const std::filesystem::path& path, std::string_view identity,
         nlohmann::json workloads = nlohmann::json::object();
         for (const auto& [name, estimate] : entry.workloads) workloads[name] = estimate_json(estimate);
         nlohmann::json run = {{"run", estimate_json(entry.run)}, {"workloads", std::move(workloads)}};
-        if (entry.quietest_memory_ms) run["quietest_memory_ms"] = *entry.quietest_memory_ms;
+        if (entry.memory_ms) run["memory_ms"] = *entry.memory_ms;
         runs.push_back(std::move(run));
     }
     const nlohmann::json json = {{"schema", history_schema}, {"bench", std::string(identity)}, {"runs", runs}};

@@ -20,9 +20,10 @@ namespace forge::bench {
 struct HistoryEntry {
     stats::RunEstimate run;  // the geometric mean's
     std::map<std::string, stats::RunEstimate, std::less<>> workloads;
-    // How quiet the machine was at best during the run: its lowest memory
-    // calibration, in ms (absent from files written before it was kept).
-    std::optional<double> quietest_memory_ms;
+    // How busy the machine was for the run: the median memory calibration of
+    // the rounds its ratios came from, in ms (absent from files written before
+    // it was kept).
+    std::optional<double> memory_ms;
 };
 
 // How many runs a history keeps: enough for a between-run variance, few enough
