@@ -127,6 +127,11 @@ public:
         report.ratio_ci = interval(*performance, perf);
         report.verdict = verdict(*performance, perf);
         report.precision_reached = flag(*performance, perf, "precision_reached");
+        if (const json* between = object_member(*performance, perf, "between_runs", "an object or null")) {
+            if (const json* machine = object_member(*between, perf / "between_runs", "machine", "an object")) {
+                report.busier_machine = flag(*machine, perf / "between_runs" / "machine", "busier");
+            }
+        }
         if (const json* workloads = member(*performance, "workloads")) {
             if (!workloads->is_array())
                 fail(perf / "workloads", "is " + describe(*workloads) + ", expected an array of workload objects");

@@ -86,6 +86,11 @@ void note_bench_findings(OperatorSummary& row, const EvalReport& eval) {
         row.notes.emplace_back("precision not reached: the bench's time cap came before the ratio's interval was as "
                                "narrow as its target; read the interval, not the point (rerun on a quieter machine)");
     }
+    if (eval.busier_machine == true) {
+        row.notes.emplace_back("busier machine: the rounds of this run read the machine busier than the bench's "
+                               "earlier runs here did, and another load's memory traffic moves a memory-bound side "
+                               "more than the other (rerun on a quieter machine)");
+    }
     for (const Side side : {Side::reference, Side::student}) {
         std::string workloads;
         for (const WorkloadReading& w : eval.workloads) {

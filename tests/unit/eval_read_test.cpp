@@ -296,6 +296,20 @@ BOOST_AUTO_TEST_CASE(a_kernel_set_flag_that_is_not_a_boolean_names_its_key) {
     BOOST_TEST(std::string(error.what()).find("expected true, false or null") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(a_run_on_a_busier_machine_than_the_earlier_ones_is_read) {
+    const auto busier = [](const char* between_runs) {
+        return forge::parse_eval(std::string(R"({"performance": {"between_runs": )") + between_runs + "}}", "eval.json")
+            .busier_machine;
+    };
+    BOOST_TEST(busier(R"({"runs": 2, "machine": {"busier": true}})").value() == true);
+    BOOST_TEST(busier(R"({"runs": 2, "machine": {"busier": false}})").value() == false);
+    // No history (null), or a file from before the machine was kept: unknown.
+    BOOST_TEST(!busier("null").has_value());
+    BOOST_TEST(!busier(R"({"runs": 2, "log_sd": 0.01})").has_value());
+    const forge::EvalError error = parse_error(R"({"performance": {"between_runs": {"machine": {"busier": 1}}}})");
+    BOOST_TEST(error.key == "performance.between_runs.machine.busier");
+}
+
 BOOST_AUTO_TEST_CASE(problems_that_are_not_an_array_name_their_key) {
     const forge::EvalError error = parse_error(R"({"correctness": {"passed": false, "problems": "late work"}})");
     BOOST_TEST(error.key == "correctness.problems");

@@ -113,6 +113,9 @@ struct EvalReport {
     // "performance.precision_reached": false when the time cap came before the
     // interval reached the bench's precision target.
     std::optional<bool> precision_reached;
+    // "performance.between_runs.machine.busier": the rounds of the run read the
+    // machine busier than the bench's earlier runs did (older files: absent).
+    std::optional<bool> busier_machine;
     // "build.optimized" and "build.build_type": how the bench was built (older files: absent).
     std::optional<bool> build_optimized;
     std::optional<std::string> build_type;
