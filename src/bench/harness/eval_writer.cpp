@@ -247,16 +247,15 @@ nlohmann::json between_runs_json(const BetweenRuns& spread) {
     return {{"runs", spread.runs}, {"log_sd", spread.log_sd}, {"within_run_ci", interval_json(spread.within)}};
 }
 
-// The run's: with how quiet the machine was at best in this run and the kept ones.
+// The run's: with how busy the machine was for this run and, at best, for the kept ones.
 nlohmann::json run_between_runs_json(const RunRecord& record) {
     nlohmann::json json = between_runs_json(record.between_runs);
     if (json.is_null() || !record.machine_across_runs) return json;
     const MachineAcrossRuns& machine = *record.machine_across_runs;
-    json["machine"] = {{"memory_ms", machine.memory_ms},
-                       {"earlier_memory_ms", machine.earlier_memory_ms
-                                                          ? nlohmann::json(*machine.earlier_memory_ms)
-                                                          : nlohmann::json(nullptr)},
-                       {"busier", machine.busier()}};
+    const nlohmann::json earlier =
+        machine.earlier_memory_ms ? nlohmann::json(*machine.earlier_memory_ms) : nlohmann::json(nullptr);
+    json["machine"] = {
+        {"memory_ms", machine.memory_ms}, {"earlier_memory_ms", earlier}, {"busier", machine.busier()}};
     return json;
 }
 

@@ -40,7 +40,7 @@ struct MachineAcrossRuns {
     double memory_ms = 0.0;                   // this run's
     std::optional<double> earlier_memory_ms;  // the lowest of the kept runs', where recorded
 
-    // Busier than the quiet margin allows over the earlier runs' quietest.
+    // Busier than the quiet margin allows over the lowest of the earlier runs'.
     [[nodiscard]] bool busier() const noexcept {
         return earlier_memory_ms && memory_ms > quiet_margin * *earlier_memory_ms;
     }
