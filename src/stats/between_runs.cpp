@@ -92,4 +92,15 @@ RatioInterval with_between_run_spread(const RatioInterval& interval, std::span<c
             .high = std::max(interval.high, std::exp(centre + above))};
 }
 
+RatioInterval reaching_every_run(const RatioInterval& interval, std::span<const RunEstimate> runs) {
+    require_positive(interval);
+    RatioInterval reached = interval;
+    for (const RunEstimate& run : runs) {
+        if (!std::isfinite(run.log_ratio)) throw std::invalid_argument("a run estimate that is not a finite log-ratio");
+        reached.low = std::min(reached.low, std::exp(run.log_ratio));
+        reached.high = std::max(reached.high, std::exp(run.log_ratio));
+    }
+    return reached;
+}
+
 }  // namespace forge::stats

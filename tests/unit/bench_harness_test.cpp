@@ -561,6 +561,10 @@ BOOST_AUTO_TEST_CASE(a_run_on_a_busier_machine_than_the_earlier_runs_says_so) {
     const double memory_ms = history["runs"][0]["memory_ms"].get<double>();
     BOOST_TEST(memory_ms == machine["memory_ms"].get<double>());
     history["runs"][0]["memory_ms"] = memory_ms / 1000.0;
+    // And its ratio 65% higher, with an error so wide that the spread between
+    // runs reads as none: only its being on a quieter machine widens this run's.
+    const double earlier_log_ratio = history["runs"][0]["run"]["log_ratio"].get<double>() + 0.5;
+    history["runs"][0]["run"] = {{"log_ratio", earlier_log_ratio}, {"standard_error", 10.0}};
     std::ofstream(options.history_path) << history.dump();
     const fb::RunResult busier = fb::run(add_bench(), add_contract(), options);
     BOOST_TEST_REQUIRE(busier.exit_code == forge::exit_code::ok);
@@ -568,6 +572,9 @@ BOOST_AUTO_TEST_CASE(a_run_on_a_busier_machine_than_the_earlier_runs_says_so) {
     BOOST_TEST(busier.eval["performance"]["between_runs"]["machine"]["earlier_memory_ms"].get<double>() ==
                memory_ms / 1000.0);
     BOOST_TEST(said_busier(busier));
+    // Its interval reaches the earlier run's ratio as well (another state of the machine, no better a reading).
+    BOOST_TEST(busier.eval["performance"]["between_runs"]["log_sd"].get<double>() == 0.0);
+    BOOST_TEST(busier.eval["performance"]["ratio_ci"][1].get<double>() >= std::exp(earlier_log_ratio) * (1 - 1e-12));
 
     // And a thousand times busier: this run is the quiet one, nothing to say.
     history = json::parse(forge::read_file(options.history_path));

@@ -100,6 +100,22 @@ BOOST_AUTO_TEST_CASE(the_spread_never_reaches_past_what_the_runs_measured) {
     BOOST_TEST((widened.verdict() == fs::Verdict::faster));
 }
 
+BOOST_AUTO_TEST_CASE(an_interval_can_reach_every_runs_ratio) {
+    const fs::RatioInterval own{.ratio = 0.88, .low = 0.86, .high = 0.90};
+    const std::vector<fs::RunEstimate> runs{{std::log(0.91), 0.01}, {std::log(0.915), 0.01}, {std::log(0.88), 0.02}};
+    const fs::RatioInterval reached = fs::reaching_every_run(own, runs);
+    BOOST_TEST(reached.ratio == 0.88);
+    BOOST_TEST(reached.low == 0.86);  // never narrower
+    BOOST_TEST(reached.high == 0.915, tt::tolerance(1e-12));
+    const fs::RatioInterval alone = fs::reaching_every_run(own, {});
+    BOOST_TEST(alone.low == own.low);
+    BOOST_TEST(alone.high == own.high);
+    const std::vector<fs::RunEstimate> bad{{std::numeric_limits<double>::infinity(), 0.01}};
+    BOOST_CHECK_THROW((void)fs::reaching_every_run(own, bad), std::invalid_argument);
+    BOOST_CHECK_THROW((void)fs::reaching_every_run({.ratio = 1.0, .low = 0.0, .high = 2.0}, runs),
+                      std::invalid_argument);
+}
+
 // Runs whose true ratio moves between them (sd tau) and whose own intervals
 // see only the spread within (se): the last run of each series of `runs`.
 struct Coverage {

@@ -51,4 +51,11 @@ struct RunEstimate {
                                                     std::span<const RunEstimate> runs,
                                                     double confidence = default_confidence);
 
+// `interval` reaching every one of `runs`' ratios as well: for a run that
+// measured another state of the machine than the runs it is compared with
+// (busier), whose ratio tells where the ratio is on this machine no better
+// than theirs. Never narrower than `interval`. Throws as run_estimate does
+// on an interval end not > 0.
+[[nodiscard]] RatioInterval reaching_every_run(const RatioInterval& interval, std::span<const RunEstimate> runs);
+
 }  // namespace forge::stats

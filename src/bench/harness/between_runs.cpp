@@ -26,11 +26,14 @@ std::string history_identity(const RunRecord& record, const RunOptions& options)
 }
 
 // `interval` widened by the spread of `series`: the kept runs and this one.
-BetweenRuns widen(stats::RatioInterval& interval, const std::vector<stats::RunEstimate>& series,
-                  double confidence) {
+// A run on a busier machine than theirs reaches their ratios too: it measured
+// another state of the machine, and tells where the ratio is no better than they do.
+BetweenRuns widen(stats::RatioInterval& interval, const std::vector<stats::RunEstimate>& series, double confidence,
+                  bool busier) {
     BetweenRuns spread{
         .runs = series.size(), .log_sd = std::sqrt(stats::between_run_variance(series)), .within = interval};
     interval = stats::with_between_run_spread(interval, series, confidence);
+    if (busier) interval = stats::reaching_every_run(interval, series);
     return spread;
 }
 
@@ -65,7 +68,8 @@ std::string busier_notice(const MachineAcrossRuns& machine) {
               "did (a median memory calibration of "
            << machine.memory_ms << " ms, theirs " << *machine.earlier_memory_ms
            << " ms at best): another load's memory traffic moves a memory-bound side more than the other, so its "
-              "ratios may read differently from theirs; rerun when the machine is quieter";
+              "ratios may read differently from theirs, and its intervals reach their ratios too; rerun when the "
+              "machine is quieter";
     return notice.str();
 }
 
@@ -105,6 +109,7 @@ void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
     history.push_back(std::move(now));
     if (history.size() > kept_runs) history.erase(history.begin(), history.end() - kept_runs);
 
+    const bool busier = record.machine_across_runs && record.machine_across_runs->busier();
     std::vector<std::string> moved;
     for (WorkloadRecord& w : record.workloads) {
         std::vector<stats::RunEstimate> series;
@@ -113,12 +118,12 @@ void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
                 series.push_back(found->second);
             }
         }
-        w.between_runs = widen(w.ratio, series, confidence);
+        w.between_runs = widen(w.ratio, series, confidence, busier);
         if (w.between_runs.log_sd > 0.0) moved.push_back(w.workload->name + " " + percent(w.between_runs.log_sd));
     }
     std::vector<stats::RunEstimate> runs;
     for (const HistoryEntry& entry : history) runs.push_back(entry.run);
-    record.between_runs = widen(*record.ratio, runs, confidence);
+    record.between_runs = widen(*record.ratio, runs, confidence, busier);
 
     if (!moved.empty() || record.between_runs.log_sd > 0.0) {
         std::ostringstream notice;

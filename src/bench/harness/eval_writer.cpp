@@ -105,7 +105,9 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
                  std::to_string(kept_runs) +
                  " in all); its square root times Student's t quantile (runs - 1 degrees of freedom) added in "
                  "quadrature to each side of ratio_ci up to the lowest and highest the runs' "
-                 "own intervals reach; between_runs.within_run_ci is the interval from this run's rounds alone"}};
+                 "own intervals reach, and to every kept run's ratio where this run's rounds read the machine "
+                 "busier than theirs (between_runs.machine.busier); between_runs.within_run_ci is the interval "
+                 "from this run's rounds alone"}};
 }
 
 nlohmann::json prep_outputs_json(const PrepRecord& prep) {
