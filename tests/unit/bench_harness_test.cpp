@@ -21,6 +21,9 @@
 #include "forge/io/file.hpp"
 #include "forge/stats/ratio_interval.hpp"
 #include "bench_add_operator.hpp"
+#include "record.hpp"
+#include "runtime.hpp"
+#include "workload_run.hpp"
 
 namespace fb = forge::bench;
 using nlohmann::json;
@@ -583,6 +586,42 @@ BOOST_AUTO_TEST_CASE(a_run_on_a_busier_machine_than_the_earlier_runs_says_so) {
     const fb::RunResult quieter = fb::run(add_bench(), add_contract(), options);
     BOOST_TEST(quieter.eval["performance"]["between_runs"]["machine"]["busier"] == false);
     BOOST_TEST(!said_busier(quieter));
+}
+
+// A retake continues the workload's first measurement: the first's rounds come
+// first and count with the new ones, whose layouts are other copies of the tensors.
+BOOST_AUTO_TEST_CASE(a_retake_pools_its_rounds_with_the_first_measurement) {
+    const fb::Bench bench = add_bench(1);
+    const forge::WindowContract contract = add_contract();
+    const fb::RunOptions options = quick_options();
+    const std::unique_ptr<fb::Runtime> runtime = fb::make_host_runtime(options.host_flush_bytes);
+    fb::RunRecord record;
+    record.stopping = fb::StoppingParameters::quick();
+    const fb::Workload& workload = bench.workloads()[0];
+    record.workloads.push_back(
+        fb::measure_workload(bench, contract, *runtime, options, workload, record, record.stopping));
+    const fb::WorkloadRecord& first = record.workloads[0];
+    BOOST_TEST_REQUIRE(first.rounds.size() >= record.stopping.min_rounds);
+
+    const fb::WorkloadRecord retake =
+        fb::measure_workload(bench, contract, *runtime, options, workload, record, record.stopping, &first);
+    BOOST_TEST_REQUIRE(retake.rounds.size() > first.rounds.size());
+    std::size_t first_layouts = 0;
+    for (std::size_t r = 0; r < first.rounds.size(); ++r) {
+        BOOST_TEST(retake.rounds[r].reference_ms == first.rounds[r].reference_ms);
+        BOOST_TEST(retake.rounds[r].layout == first.rounds[r].layout);
+        first_layouts = std::max(first_layouts, first.rounds[r].layout + 1);
+    }
+    for (std::size_t r = first.rounds.size(); r < retake.rounds.size(); ++r) {
+        BOOST_TEST(retake.rounds[r].layout >= first_layouts);
+    }
+    // The ratio comes from rounds of both measurements.
+    std::size_t used = 0;
+    for (const fb::Round& round : retake.rounds) used += round.used ? 1 : 0;
+    BOOST_TEST(retake.estimated_rounds.log_ratios.size() == used);
+    BOOST_TEST(retake.measured_s > first.measured_s);
+    BOOST_TEST(retake.rounds_wall_s > first.rounds_wall_s);
+    BOOST_TEST(retake.memory_calibration_before_ms == first.memory_calibration_before_ms);
 }
 
 // Without a history (the harness's own callers, a bench whose executable cannot be read) no spread is added.

@@ -112,21 +112,3 @@ BOOST_AUTO_TEST_CASE(no_retakes_where_the_stopping_rule_takes_none) {
     BOOST_TEST(fb::machine_readings(run).size() == 120u);
     BOOST_TEST(fb::machine_readings(run, &run[0]).size() == 60u);
 }
-
-BOOST_AUTO_TEST_CASE(a_retake_replaces_a_fooled_workload_always_and_a_fallen_back_one_only_with_better_rounds) {
-    using S = fb::RoundSelection;
-    const auto replaces = [](S first, S retake) {
-        return fb::retake_replaces(workload(0.30, first), workload(0.30, retake));
-    };
-    // Fooled: its rounds only looked quiet, whatever the retake found.
-    BOOST_TEST(replaces(S::quiet, S::quiet));
-    BOOST_TEST(replaces(S::quiet, S::undisturbed));
-    BOOST_TEST(replaces(S::quiet, S::all));
-    // Fell back: only better rounds replace it.
-    BOOST_TEST(replaces(S::undisturbed, S::quiet));
-    BOOST_TEST(!replaces(S::undisturbed, S::undisturbed));
-    BOOST_TEST(!replaces(S::undisturbed, S::all));
-    BOOST_TEST(replaces(S::all, S::quiet));
-    BOOST_TEST(replaces(S::all, S::undisturbed));
-    BOOST_TEST(!replaces(S::all, S::all));
-}

@@ -27,8 +27,9 @@ namespace forge::bench {
 namespace {
 
 // A workload a busy stretch of the machine fooled, or one that fell back to busy
-// rounds while another found quiet ones (retake.hpp), is measured once more;
-// where that measurement replaces the first, its notices replace the first's.
+// rounds while another found quiet ones (retake.hpp), is measured once more,
+// its new rounds pooled with the first's: the pooled measurement's notices
+// replace the first's.
 void retake_busy_workloads(const Bench& bench, const WindowContract& contract, Runtime& runtime,
                            const RunOptions& options, RunRecord& record) {
     for (const std::size_t w : workloads_to_retake(record.workloads, record.stopping)) {
@@ -44,16 +45,13 @@ void retake_busy_workloads(const Bench& bench, const WindowContract& contract, R
         // (one that fell back has already waited its turn).
         StoppingParameters stopping = record.stopping;
         stopping.quiet_wait_s = 0.0;
-        WorkloadRecord retaken = measure_workload(bench, contract, runtime, options, workload, record, stopping);
-        if (!retake_replaces(record.workloads[w], retaken)) {
-            record.notices.erase(record.notices.begin() + retake_notices, record.notices.end());
-            record.notices.push_back(prefix + "measured again at the end of the run; the second measurement "
-                                              "chose no better rounds, so this first one is kept");
-            continue;
-        }
+        WorkloadRecord retaken =
+            measure_workload(bench, contract, runtime, options, workload, record, stopping, &record.workloads[w]);
         record.notices.erase(std::remove_if(record.notices.begin(), record.notices.begin() + retake_notices,
                                             [&](const std::string& notice) { return notice.starts_with(prefix); }),
                              record.notices.begin() + retake_notices);
+        record.notices.push_back(prefix + "measured again at the end of the run; its rounds are pooled with the "
+                                          "first measurement's");
         retaken.work = record.workloads[w].work;
         retaken.retaken = true;
         record.workloads[w] = std::move(retaken);

@@ -13,19 +13,22 @@ std::vector<double> machine_readings(const std::vector<WorkloadRecord>& workload
     return readings;
 }
 
-namespace {
-
-// Whether `workload` has enough quiet rounds judged against the rest of the run.
-bool quiet_against_run(const WorkloadRecord& workload, const std::vector<WorkloadRecord>& run,
-                       const StoppingParameters& stopping) {
-    PrecisionCriterion criterion(stopping, machine_readings(run, &workload));
-    // As the rounds were judged: the slower of the readings before and after each.
+void add_rounds(PrecisionCriterion& criterion, const WorkloadRecord& workload) {
     double previous_ms = workload.memory_calibration_before_ms;
     for (const Round& round : workload.rounds) {
         criterion.add_round(round.log_ratio(), round.layout, round.reference_ms + round.student_ms,
                             round.preempted || round.throttled, std::max(round.memory_calibration_ms, previous_ms));
         previous_ms = round.memory_calibration_ms;
     }
+}
+
+namespace {
+
+// Whether `workload` has enough quiet rounds judged against the rest of the run.
+bool quiet_against_run(const WorkloadRecord& workload, const std::vector<WorkloadRecord>& run,
+                       const StoppingParameters& stopping) {
+    PrecisionCriterion criterion(stopping, machine_readings(run, &workload));
+    add_rounds(criterion, workload);
     return criterion.selection() == RoundSelection::quiet;
 }
 
@@ -47,11 +50,6 @@ std::vector<std::size_t> workloads_to_retake(const std::vector<WorkloadRecord>& 
         if (fooled || missed_quiet) retake.push_back(w);
     }
     return retake;
-}
-
-bool retake_replaces(const WorkloadRecord& first, const WorkloadRecord& retake) noexcept {
-    // RoundSelection runs from the best rounds (quiet) to the worst (all).
-    return first.selection == RoundSelection::quiet || retake.selection < first.selection;
 }
 
 }  // namespace forge::bench

@@ -4,7 +4,9 @@
 // against, and its busy rounds then pass as quiet. At the end of the run each
 // workload is judged again against the whole run's readings; the harness
 // measures again those that fail, and those that found too few quiet rounds
-// while another workload found its own.
+// while another workload found its own; a retake's rounds pool with the first
+// measurement's (measure_workload's `continued`), so a slow workload whose
+// retake alone could not reach min_rounds quiet ones gains from both.
 #pragma once
 
 #include <cstddef>
@@ -19,6 +21,10 @@ namespace forge::bench {
 [[nodiscard]] std::vector<double> machine_readings(const std::vector<WorkloadRecord>& workloads,
                                                    const WorkloadRecord* except = nullptr);
 
+// Feeds `workload`'s rounds to `criterion` as they were judged when measured:
+// each round's machine reading the slower of the readings before and after it.
+void add_rounds(PrecisionCriterion& criterion, const WorkloadRecord& workload);
+
 // The workloads of `run` (indices, in order) whose rounds were quiet by the
 // readings they had but are not against the rest of the run's, as their
 // stopping rule would now choose them; and those that waited for quiet rounds
@@ -28,12 +34,5 @@ namespace forge::bench {
 // was quiet: measuring again would only double a busy machine's time.
 [[nodiscard]] std::vector<std::size_t> workloads_to_retake(const std::vector<WorkloadRecord>& run,
                                                            const StoppingParameters& stopping);
-
-// Whether a retake replaces the first measurement. One that a busy stretch
-// fooled is always replaced: its rounds only looked quiet. One that fell back
-// is replaced only when the retake chose better rounds (quiet over undisturbed
-// over all): a slow workload's retake, capped at max_wall_s, has fewer rounds
-// than the first measurement's wait for quiet ones gave it.
-[[nodiscard]] bool retake_replaces(const WorkloadRecord& first, const WorkloadRecord& retake) noexcept;
 
 }  // namespace forge::bench

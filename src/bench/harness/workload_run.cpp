@@ -77,11 +77,13 @@ struct SideState {
 
 class WorkloadRun {
 public:
-    // `stopping`: the run's (record.stopping), or a retake's.
+    // `stopping`: the run's (record.stopping), or a retake's; `continued`: for a
+    // retake, the workload's first measurement, whose rounds it pools with its own.
     WorkloadRun(const Bench& bench, const WindowContract& contract, Runtime& runtime, const RunOptions& options,
-                const Workload& workload, RunRecord& record, const StoppingParameters& stopping)
+                const Workload& workload, RunRecord& record, const StoppingParameters& stopping,
+                const WorkloadRecord* continued)
         : bench_(bench), contract_(contract), runtime_(runtime), options_(options), workload_(workload),
-          record_(record), stopping_(stopping),
+          record_(record), stopping_(stopping), continued_(continued),
           sides_{SideState{Side::reference, detail::Access::make_io(Side::reference, workload, runtime.stream())},
                  SideState{Side::student, detail::Access::make_io(Side::student, workload, runtime.stream())}} {}
 
@@ -539,14 +541,24 @@ private:
         warm_up(stopping_);
         double memory_before = memory_calibration.time_ms();
         result.memory_calibration_before_ms = memory_before;
+        // A retake continues the first measurement: its rounds count with these,
+        // whose layouts (other copies of the tensors) are numbered on from its.
+        std::size_t layout_offset = 0;
+        if (continued_ != nullptr) {
+            add_rounds(criterion, *continued_);
+            result.rounds = continued_->rounds;
+            result.memory_calibration_before_ms = continued_->memory_calibration_before_ms;
+            for (const Round& round : continued_->rounds) layout_offset = std::max(layout_offset, round.layout + 1);
+        }
         const std::int64_t start = now_ns();
         for (std::size_t r = 0;; ++r) {
             Round round;
             round.first = r % 2 == 0 ? Side::reference : Side::student;
             round.input_variant = static_cast<int>((r / 2) % input_variants);
-            round.layout = (r / 2) % sides_[0].layouts.size();
+            const std::size_t layout = (r / 2) % sides_[0].layouts.size();
+            round.layout = layout_offset + layout;
             for (SideState& state : sides_) {
-                if (state.layout != round.layout) use_layout(state, round.layout);
+                if (state.layout != layout) use_layout(state, layout);
             }
             round.t_s = static_cast<double>(now_ns() - start) * 1e-9;
             const Side second = round.first == Side::reference ? Side::student : Side::reference;
@@ -574,7 +586,8 @@ private:
         for (std::size_t r = 0; r < result.rounds.size(); ++r) result.rounds[r].used = used[r];
         result.stop = criterion.reason().value_or(StopReason::round_cap);
         result.waited_for_quiet = criterion.waited_for_quiet();
-        result.rounds_wall_s = static_cast<double>(now_ns() - start) * 1e-9;
+        result.rounds_wall_s = static_cast<double>(now_ns() - start) * 1e-9 +
+                               (continued_ != nullptr ? continued_->rounds_wall_s : 0.0);
         result.measured_s = criterion.measured_s();
 
         // The ms columns come from the same rounds as the ratio.
@@ -762,6 +775,7 @@ private:
     const Workload& workload_;
     RunRecord& record_;
     const StoppingParameters stopping_;  // this measurement's: a retake waits for no quiet rounds
+    const WorkloadRecord* continued_;    // a retake's first measurement, or null
     std::array<SideState, 2> sides_;
     std::map<std::string, TensorSpec> output_specs_;
     std::array<Tensors, input_variants> pools_;  // every input and prep tensor, per variant, on the backend
@@ -778,8 +792,8 @@ private:
 
 WorkloadRecord measure_workload(const Bench& bench, const WindowContract& contract, Runtime& runtime,
                                 const RunOptions& options, const Workload& workload, RunRecord& record,
-                                const StoppingParameters& stopping) {
-    return WorkloadRun(bench, contract, runtime, options, workload, record, stopping).run();
+                                const StoppingParameters& stopping, const WorkloadRecord* continued) {
+    return WorkloadRun(bench, contract, runtime, options, workload, record, stopping, continued).run();
 }
 
 }  // namespace forge::bench

@@ -14,8 +14,12 @@ namespace forge::bench {
 
 // Its notices and problems go to `record`, whose earlier workloads' machine
 // readings judge its rounds; `stopping`: the run's (record.stopping), or a retake's.
+// `continued`: for a retake, the workload's first measurement; its rounds come
+// first in the result and count with the new ones (their layouts numbered on
+// from the first's, each measurement's t_s from its own first round).
 [[nodiscard]] WorkloadRecord measure_workload(const Bench& bench, const WindowContract& contract, Runtime& runtime,
                                               const RunOptions& options, const Workload& workload, RunRecord& record,
-                                              const StoppingParameters& stopping);
+                                              const StoppingParameters& stopping,
+                                              const WorkloadRecord* continued = nullptr);
 
 }  // namespace forge::bench
