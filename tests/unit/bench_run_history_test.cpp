@@ -34,12 +34,12 @@ BOOST_AUTO_TEST_CASE(a_history_reads_back_what_was_written_for_the_same_bench) {
     BOOST_TEST(read[0].workloads.at("w1").standard_error == 0.03);
 }
 
-BOOST_AUTO_TEST_CASE(a_history_keeps_how_quiet_the_machine_was_and_reads_files_without_it) {
+BOOST_AUTO_TEST_CASE(a_history_keeps_how_busy_the_machine_was_and_reads_files_without_it) {
     const TempDir dir("forge_run_history");
     const auto file = dir.path / "op.runs.json";
-    fb::HistoryEntry quiet = entry(0.5);
-    quiet.memory_ms = 0.29;
-    fb::write_history(file, "abc", {entry(0.4), quiet});
+    fb::HistoryEntry measured = entry(0.5);
+    measured.memory_ms = 0.29;
+    fb::write_history(file, "abc", {entry(0.4), measured});
     const std::vector<fb::HistoryEntry> read = fb::read_history(file, "abc");
     BOOST_TEST_REQUIRE(read.size() == 2u);
     BOOST_TEST(!read[0].memory_ms.has_value());  // as a file from before it was kept

@@ -90,9 +90,8 @@ void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
         record.notices.push_back(std::string(e.what()) + ": this run's intervals include no earlier runs");
     }
     record.machine_across_runs = machine_across_runs(record, history);
-    if (record.machine_across_runs && record.machine_across_runs->busier()) {
-        record.notices.push_back(busier_notice(*record.machine_across_runs));
-    }
+    const bool busier = record.machine_across_runs && record.machine_across_runs->busier();
+    if (busier) record.notices.push_back(busier_notice(*record.machine_across_runs));
     HistoryEntry now;
     if (record.machine_across_runs) now.memory_ms = record.machine_across_runs->memory_ms;
     try {
@@ -109,7 +108,6 @@ void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
     history.push_back(std::move(now));
     if (history.size() > kept_runs) history.erase(history.begin(), history.end() - kept_runs);
 
-    const bool busier = record.machine_across_runs && record.machine_across_runs->busier();
     std::vector<std::string> moved;
     for (WorkloadRecord& w : record.workloads) {
         std::vector<stats::RunEstimate> series;
