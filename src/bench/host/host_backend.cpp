@@ -1,9 +1,6 @@
 // The HOST backend: host memory, the monotonic clock on a pinned thread, the
 // last-level cache evicted by a read-modify-write sweep, per-kernel tables from
 // named regions.
-#include <sched.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -19,6 +16,7 @@
 #include "runtime.hpp"
 #include "sysfs.hpp"
 #include "timer.hpp"
+#include "timing_thread.hpp"
 
 namespace forge::bench {
 
@@ -45,17 +43,6 @@ nlohmann::json load_average() {
     return {one, five, fifteen};
 }
 
-// Pins the calling (timing) thread to the CPU it runs on, so the samples do not
-// migrate between cores (and caches) mid-run; -1 when it cannot.
-int pin_to_current_cpu() {
-    const int cpu = ::sched_getcpu();
-    if (cpu < 0) return -1;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    return ::sched_setaffinity(0, sizeof(set), &set) == 0 ? cpu : -1;
-}
-
 // The transparent huge page mode ("always", "madvise", "never"); empty where
 // the kernel does not say. Under "never" the harness's advice is refused.
 std::string transparent_huge_pages() {
@@ -74,17 +61,18 @@ private:
 class HostRuntime final : public Runtime {
 public:
     explicit HostRuntime(std::size_t flush_bytes)
-        : pinned_cpu_(pin_to_current_cpu()), cache_(last_level_cache()),
+        : cache_(last_level_cache()),
           flusher_(flush_bytes > 0 ? flush_bytes : 2 * cache_.bytes),
           probe_(probe_flush(flusher_, cache_.bytes)), load_at_start_(load_average()),
           huge_pages_(transparent_huge_pages()) {}
 
     [[nodiscard]] nlohmann::json device_facts() const override {
-        const std::string cpufreq = "/sys/devices/system/cpu/cpu" + std::to_string(std::max(pinned_cpu_, 0)) + "/cpufreq/";
+        const std::string cpufreq = "/sys/devices/system/cpu/cpu" + std::to_string(std::max(pin_.cpu(), 0)) + "/cpufreq/";
         const std::string governor = first_line_of(cpufreq + "scaling_governor");
         return {{"name", cpu_model()},
                 {"hardware_threads", std::thread::hardware_concurrency()},
-                {"pinned_cpu", pinned_cpu_ >= 0 ? nlohmann::json(pinned_cpu_) : nlohmann::json(nullptr)},
+                {"pinned_cpu", pin_.cpu() >= 0 ? nlohmann::json(pin_.cpu()) : nlohmann::json(nullptr)},
+                {"side_threads_released", pin_.released()},
                 {"frequency_governor", governor.empty() ? nlohmann::json(nullptr) : nlohmann::json(governor)},
                 {"load_average_at_start", load_at_start_},
                 {"load_average_at_end", load_average()},
@@ -113,7 +101,7 @@ public:
                           " bytes, under twice the last-level cache (" + std::to_string(2 * cache_.bytes) +
                           "): cold samples may be warm");
         }
-        if (pinned_cpu_ < 0) out.push_back("the timing thread could not be pinned to a CPU: samples may migrate");
+        if (pin_.cpu() < 0) out.push_back("the timing thread could not be pinned to a CPU: samples may migrate");
         if (huge_pages_ == "never") {
             out.push_back("transparent huge pages are off (/sys/kernel/mm/transparent_hugepage/enabled is never), so "
                           "tensors sit on 4 KiB pages: after the cache flush a call can pay for TLB misses (on a VM, "
@@ -136,7 +124,12 @@ public:
 
     void synchronize() override {}
 
-    void flush_cache() override { flusher_.flush(); }
+    void flush_cache() override {
+        // Before every call from a flushed cache, so threads a side made since the
+        // last one run on the process's CPUs in this call (timing_thread.hpp).
+        pin_.release_side_threads();
+        flusher_.flush();
+    }
 
     [[nodiscard]] double time_call(const std::function<void()>& call) override { return time_calls(call, 1); }
 
@@ -177,7 +170,7 @@ public:
     }
 
 private:
-    int pinned_cpu_;
+    TimingThreadPin pin_;  // first: the flush probe already runs pinned
     CacheSize cache_;
     CacheFlusher flusher_;
     FlushProbe probe_;
