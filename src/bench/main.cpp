@@ -26,8 +26,9 @@ constexpr std::string_view usage_text =
     "usage: BENCH --contract <card>/window.toml --eval <file>/eval.json --operator <name> [--quick]\n"
     "             [--precision FRACTION]\n"
     "  --contract  the operator's window.toml (or its card directory)\n"
-    "  --eval      where to write eval.json (atomically); beside it, <operator>.runs.json\n"
-    "              keeps this bench's last runs, whose spread each interval includes\n"
+    "  --eval      where to write eval.json (atomically; its directory is made); beside it,\n"
+    "              <operator>.runs.json keeps this bench's last runs, whose spread each\n"
+    "              interval includes\n"
     "  --operator  the operator's name, as eval.json reports it\n"
     "  --quick     fewer rounds and a shorter time cap (tests)\n"
     "  --precision stop when each workload's 95% ratio interval is within +/- this\n"
@@ -158,6 +159,18 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
         // judging stale ratios.
         std::error_code ignored;
         std::filesystem::remove(args->eval, ignored);
+        // Made now, so a directory that cannot be made fails the command at once,
+        // not after a run whose results then have nowhere to go.
+        if (const std::filesystem::path directory = std::filesystem::path(args->eval).parent_path();
+            !directory.empty()) {
+            std::error_code made;
+            std::filesystem::create_directories(directory, made);
+            if (made) {
+                std::cerr << "error: --eval " << args->eval << ": cannot make its directory " << directory << ": "
+                          << made.message() << "; name a directory you can write to\n";
+                return exit_code::usage;
+            }
+        }
         const ContractCheck check = check_contract(args->contract);
         if (check.refused() || !check.contract) {
             print_findings(check);

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <optional>
 #include <string>
@@ -75,6 +76,31 @@ BOOST_AUTO_TEST_CASE(a_run_that_does_not_write_removes_the_previous_eval) {
                                  "--operator", "add"});
     BOOST_TEST(code == forge::exit_code::usage);
     BOOST_TEST(!fs::exists(eval));
+}
+
+// The directory the eval goes to is made; one that cannot be made fails the
+// command before the bench is even made, and the file in its way is left as it was.
+BOOST_AUTO_TEST_CASE(the_eval_directory_is_made_and_one_that_cannot_be_fails_before_the_run) {
+    TempDir dir("forge_bench_cli");
+    const fs::path eval = dir.path / "runs" / "today" / "eval.json";
+    BOOST_TEST(bench_main({"--contract", (data_dir / "add_symmetric.toml").string(), "--eval", eval.string(),
+                           "--operator", "add", "--quick"}) == forge::exit_code::ok);
+    BOOST_TEST(fs::is_regular_file(eval));
+
+    const fs::path in_the_way = dir.path / "blocked";
+    std::ofstream(in_the_way) << "the user's";
+    static bool made = false;
+    const auto make = []() {
+        made = true;
+        return make_host_add();
+    };
+    BOOST_TEST(bench_main({"--contract", (data_dir / "add_symmetric.toml").string(), "--eval",
+                           (in_the_way / "eval.json").string(), "--operator", "add", "--quick"},
+                          make) == forge::exit_code::usage);
+    BOOST_TEST(!made);
+    std::ifstream in(in_the_way);
+    const std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    BOOST_TEST(kept == "the user's");
 }
 
 BOOST_AUTO_TEST_CASE(an_absent_contract_is_refused_too) {
