@@ -67,7 +67,8 @@ public:
           huge_pages_(transparent_huge_pages()) {}
 
     [[nodiscard]] nlohmann::json device_facts() const override {
-        const std::string cpufreq = "/sys/devices/system/cpu/cpu" + std::to_string(std::max(pin_.cpu(), 0)) + "/cpufreq/";
+        const std::string cpufreq =
+            "/sys/devices/system/cpu/cpu" + std::to_string(std::max(pin_.cpu(), 0)) + "/cpufreq/";
         const std::string governor = first_line_of(cpufreq + "scaling_governor");
         return {{"name", cpu_model()},
                 {"hardware_threads", std::thread::hardware_concurrency()},

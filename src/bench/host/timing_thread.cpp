@@ -23,8 +23,9 @@ TimingThreadPin::TimingThreadPin() : timing_thread_(::gettid()) {
         ::pthread_attr_destroy(&earlier_default_attributes_);
         return;
     }
-    default_attributes_changed_ = ::pthread_attr_setaffinity_np(&side_threads, sizeof process_cpus_, &process_cpus_) == 0 &&
-                                  ::pthread_setattr_default_np(&side_threads) == 0;
+    default_attributes_changed_ =
+        ::pthread_attr_setaffinity_np(&side_threads, sizeof process_cpus_, &process_cpus_) == 0 &&
+        ::pthread_setattr_default_np(&side_threads) == 0;
     ::pthread_attr_destroy(&side_threads);
     if (!default_attributes_changed_) ::pthread_attr_destroy(&earlier_default_attributes_);
 }
