@@ -50,3 +50,40 @@ BOOST_AUTO_TEST_CASE(a_kernel_missing_from_a_call_counts_zero_there) {
 BOOST_AUTO_TEST_CASE(no_calls_is_refused) {
     BOOST_CHECK_THROW((void)fb::median_per_call(std::vector<forge::KernelTable>{}), std::invalid_argument);
 }
+
+// Three calls at 1.3 ms per call against a 1.0 ms timed median: a credit would
+// be refused (coverage 1.3), so three more; then 1.1 reconciles and no more.
+BOOST_AUTO_TEST_CASE(a_table_off_the_timed_median_asks_for_more_calls_until_it_reconciles) {
+    const fb::ProfiledCallCount count;
+    const std::vector<forge::KernelTable> slow{call(130'000, 1'170'000), call(130'000, 1'170'000),
+                                               call(130'000, 1'170'000)};
+    BOOST_TEST(count.wanted(fb::median_per_call(slow), 3, 1.0) == 6u);
+    BOOST_TEST(count.wanted(fb::median_per_call(slow), 3, 1.3) == 3u);
+    std::vector<forge::KernelTable> settled = slow;
+    for (int i = 0; i < 3; ++i) settled.push_back(call(100'000, 900'000));
+    settled.push_back(call(110'000, 990'000));  // the median of 7: 1.1 ms per call
+    BOOST_TEST(count.wanted(fb::median_per_call(settled), 7, 1.0) == 7u);
+    // Inside the band on its low edge too.
+    BOOST_TEST(count.wanted(fb::median_per_call(slow), 3, 1.3 / 0.81) == 3u);
+    BOOST_TEST(count.wanted(fb::median_per_call(slow), 3, 1.3 / 0.79) == 6u);
+}
+
+// A profile that does not describe the call stays out of band at any count:
+// the calls stop at `most`, and the credit says so.
+BOOST_AUTO_TEST_CASE(calls_stop_at_the_most_however_far_off_the_table_reads) {
+    const fb::ProfiledCallCount count;
+    const std::vector<forge::KernelTable> half{call(50'000, 450'000)};
+    BOOST_TEST(count.wanted(fb::median_per_call(half), 12, 1.0) == 15u);
+    BOOST_TEST(count.wanted(fb::median_per_call(half), 14, 1.0) == 15u);
+    BOOST_TEST(count.wanted(fb::median_per_call(half), 15, 1.0) == 15u);
+}
+
+// No coverage can be read (no digest, an empty table, no timed median): nothing
+// to reconcile, no more calls.
+BOOST_AUTO_TEST_CASE(no_coverage_asks_for_no_more_calls) {
+    const fb::ProfiledCallCount count;
+    forge::KernelTable unprofiled;
+    BOOST_TEST(count.wanted(unprofiled, 3, 1.0) == 3u);
+    const std::vector<forge::KernelTable> calls{call(100'000, 900'000)};
+    BOOST_TEST(count.wanted(fb::median_per_call(calls), 3, 0.0) == 3u);
+}

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "forge/credit/credit.hpp"
 #include "forge/stats/summary.hpp"
 
 namespace forge::bench {
@@ -40,6 +42,13 @@ KernelTable median_per_call(std::span<const KernelTable> calls) {
     KernelTable table = merge_by_name(std::move(rows));
     table.profiler = ProfilerDigest{table.total_ns(), static_cast<std::int64_t>(calls.size())};
     return table;
+}
+
+std::size_t ProfiledCallCount::wanted(const KernelTable& table, std::size_t taken, double timed_ms) const {
+    if (taken >= most) return taken;
+    const std::optional<double> cov = coverage(table.profiler, timed_ms);
+    if (!cov || std::abs(*cov - 1.0) <= coverage_band) return taken;
+    return std::min(taken + step, most);
 }
 
 }  // namespace forge::bench

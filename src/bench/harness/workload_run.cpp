@@ -106,7 +106,11 @@ public:
     }
 
 private:
-    SideState& side(Side s) { return sides_[s == Side::reference ? 0 : 1]; }
+    static std::size_t index_of(Side s) { return s == Side::reference ? 0 : 1; }
+    static SideRecord& record_of(WorkloadRecord& result, Side s) {
+        return s == Side::reference ? result.reference : result.student;
+    }
+    SideState& side(Side s) { return sides_[index_of(s)]; }
 
     [[noreturn]] void fail(const std::string& message) const { fail_in(workload_, message); }
 
@@ -677,12 +681,9 @@ private:
     void measure_pipelined(WorkloadRecord& result) {
         const double target_ms = options_.quick ? 2.0 : 20.0;
         const int repeats = options_.quick ? 1 : 3;
-        const auto record_of = [&](Side s) -> SideRecord& {
-            return s == Side::reference ? result.reference : result.student;
-        };
         std::array<std::vector<double>, 2> per_call_ms;
         for (SideState& state : sides_) {
-            SideRecord& record = record_of(state.side);
+            SideRecord& record = record_of(result, state.side);
             const double per_call = std::max(record.samples.median, 1e-6);
             record.pipelined_calls = static_cast<int>(std::clamp(std::round(target_ms / per_call), 2.0, 1000.0));
         }
@@ -690,16 +691,16 @@ private:
             const Side first = r % 2 == 0 ? Side::reference : Side::student;
             for (Side s : {first, first == Side::reference ? Side::student : Side::reference}) {
                 SideState& state = side(s);
-                const int calls = record_of(s).pipelined_calls;
+                const int calls = record_of(result, s).pipelined_calls;
                 load(state, 0);
                 runtime_.flush_cache();
-                per_call_ms[s == Side::reference ? 0 : 1].push_back(
+                per_call_ms[index_of(s)].push_back(
                     runtime_.time_calls([&] { call(state); }, calls) / calls);
             }
         }
         for (SideState& state : sides_) {
-            SideRecord& record = record_of(state.side);
-            record.pipelined_ms = stats::median(per_call_ms[state.side == Side::reference ? 0 : 1]);
+            SideRecord& record = record_of(result, state.side);
+            record.pipelined_ms = stats::median(per_call_ms[index_of(state.side)]);
             check_timed_outputs(state, 0, sample_++, record.pipelined_calls);
         }
     }
@@ -708,19 +709,62 @@ private:
     // timed sample; the table is each kernel's median per call, so one noisy
     // call cannot move a credit. A call the scheduler preempted is retaken, as
     // a round with one is set aside: beside a busy neighbour two of three calls
-    // could be preempted, and their median then read 1.3x the timed median.
+    // could be preempted, and their median then read 1.3x the timed median. A
+    // side the contract prices takes more calls while its table does not
+    // reconcile with its timed median (ProfiledCallCount).
     void profile(WorkloadRecord& result) {
-        constexpr std::size_t profiled_calls = 3;
-        constexpr std::size_t attempts = 4 * profiled_calls;  // per side, preempted ones included
-        std::array<std::vector<KernelTable>, 2> tables;
-        std::array<std::vector<KernelTable>, 2> preempted_tables;
-        std::array<std::set<std::string>, 2> launched;
-        const auto taken = [&](std::size_t index) { return tables[index].size() + preempted_tables[index].size(); };
-        for (std::size_t c = 0; c < attempts; ++c) {
+        const ProfiledCallCount count;
+        std::array<ProfiledSide, 2> profiled;
+        for (ProfiledSide& p : profiled) p.wanted = count.first;
+        take_profiled_calls(profiled);
+        for (;;) {
+            bool more = false;
+            for (SideState& state : sides_) {
+                ProfiledSide& p = profiled[index_of(state.side)];
+                if (!priced_side(state.side) || p.attempts >= 4 * p.wanted) continue;
+                const double timed_ms = record_of(result, state.side).samples.median;
+                const std::size_t wanted = count.wanted(p.table(), p.wanted, timed_ms);
+                more = more || wanted > p.wanted;
+                p.wanted = std::max(p.wanted, wanted);
+            }
+            if (!more) break;
+            take_profiled_calls(profiled);
+        }
+        for (SideState& state : sides_) {
+            ProfiledSide& p = profiled[index_of(state.side)];
+            SideRecord& record = record_of(result, state.side);
+            if (!state.unlogged_samples) record.kernel_set_changed = kernel_set_changed(state, p.launched);
+            record.kernels = p.table();
+        }
+    }
+
+    // One side's profiled calls so far: those the scheduler left alone, and the
+    // preempted ones that make up the number when too few were.
+    struct ProfiledSide {
+        std::size_t wanted = 0;
+        std::size_t attempts = 0;  // preempted ones included; at most 4 x wanted
+        std::vector<KernelTable> tables;
+        std::vector<KernelTable> preempted;
+        std::set<std::string> launched;  // the first call's kernels
+
+        [[nodiscard]] KernelTable table() const {
+            std::vector<KernelTable> calls = tables;
+            for (std::size_t i = 0; i < preempted.size() && calls.size() < wanted; ++i) calls.push_back(preempted[i]);
+            return median_per_call(calls);
+        }
+    };
+
+    // Calls, the sides alternating which goes first, until each side has its
+    // wanted undisturbed ones or has made 4x as many attempts.
+    void take_profiled_calls(std::array<ProfiledSide, 2>& profiled) {
+        for (std::size_t c = 0;; ++c) {
+            bool took = false;
             for (std::size_t i = 0; i < 2; ++i) {
                 SideState& state = sides_[c % 2 == 0 ? i : 1 - i];
-                const std::size_t index = state.side == Side::reference ? 0 : 1;
-                if (tables[index].size() == profiled_calls) continue;
+                ProfiledSide& p = profiled[index_of(state.side)];
+                if (p.tables.size() >= p.wanted || p.attempts >= 4 * p.wanted) continue;
+                took = true;
+                ++p.attempts;
                 load(state, 0);
                 runtime_.flush_cache();
                 const SchedulerReading before = scheduler_.read();
@@ -731,28 +775,23 @@ private:
                     preempted(before, scheduler_.read(), static_cast<double>(now_ns() - start) * 1e-6);
                 check_timed_outputs(state, 0, sample_++);
                 check_untimed_work(state, profile);
-                if (taken(index) == 0) {
-                    launched[index] = profile.launched;
+                if (p.attempts == 1) {
+                    p.launched = profile.launched;
                 } else {
                     // A profiled call unlike the first is a changed kernel set too.
                     note_kernels(state, KernelNames{std::move(profile.launched), true});
                 }
-                (was_preempted ? preempted_tables : tables)[index].push_back(std::move(profile.kernels));
+                (was_preempted ? p.preempted : p.tables).push_back(std::move(profile.kernels));
             }
+            if (!took) return;
         }
-        for (std::size_t index = 0; index < 2; ++index) {
-            // Too few calls ran undisturbed: the first preempted ones make up the number.
-            for (KernelTable& table : preempted_tables[index]) {
-                if (tables[index].size() == profiled_calls) break;
-                tables[index].push_back(std::move(table));
-            }
-        }
-        for (SideState& state : sides_) {
-            const std::size_t index = state.side == Side::reference ? 0 : 1;
-            SideRecord& record = state.side == Side::reference ? result.reference : result.student;
-            if (!state.unlogged_samples) record.kernel_set_changed = kernel_set_changed(state, launched[index]);
-            record.kernels = median_per_call(tables[index]);
-        }
+    }
+
+    // Whether the contract prices work off this side: its credit then depends on
+    // its table reconciling with its timed median.
+    [[nodiscard]] bool priced_side(Side s) const {
+        const std::vector<const Asymmetry*> priced = contract_.priced_entries();
+        return std::any_of(priced.begin(), priced.end(), [s](const Asymmetry* a) { return a->payer() == s; });
     }
 
     void log_workload(const WorkloadRecord& result) const {
