@@ -178,6 +178,7 @@ BOOST_AUTO_TEST_CASE(too_few_clean_rounds_fall_back_to_all_of_them_and_never_cla
     BOOST_TEST((criterion.selection() == fb::RoundSelection::all));
     BOOST_TEST((criterion.reason() == fb::StopReason::wall_cap));
     BOOST_TEST(criterion.interval().ratio == 1.0);
+    BOOST_TEST(criterion.quiet_rounds() == 0u);
 }
 
 // A neighbour that sweeps memory half of the time slows the memory-bound student
@@ -250,10 +251,12 @@ BOOST_AUTO_TEST_CASE(a_workload_busy_throughout_is_judged_against_the_runs_quiet
     BOOST_TEST((criterion.reason() == fb::StopReason::wall_cap));
     BOOST_TEST(criterion.waited_for_quiet());
     BOOST_TEST(wall_s >= 2.0 - 1e-9);
+    BOOST_TEST(criterion.quiet_rounds() == 0u);
 
     fb::PrecisionCriterion alone(p);  // the same rounds, no earlier readings: taken for quiet
     for (int r = 0; r < 100; ++r) alone.add_round(std::log(1.0 / 1.8), 0, 2.0, false, 0.54 * noise(random));
     BOOST_TEST((alone.selection() == fb::RoundSelection::quiet));
+    BOOST_TEST(alone.quiet_rounds() == 100u);
 }
 
 // The busy stretch ends a little after the cap: the rounds go on, and the quiet

@@ -63,14 +63,17 @@ PrecisionCriterion::Choice PrecisionCriterion::choose() const {
         undisturbed_count += undisturbed.rounds[r] ? 1 : 0;
         quiet_count += quiet.rounds[r] ? 1 : 0;
     }
+    quiet.quiet_rounds = undisturbed.quiet_rounds = quiet_count;
     if (quiet_count >= parameters_.min_rounds) return quiet;
     if (undisturbed_count >= parameters_.min_rounds) return undisturbed;
-    return Choice{RoundSelection::all, std::vector<bool>(n, true)};
+    return Choice{RoundSelection::all, std::vector<bool>(n, true), quiet_count};
 }
 
 std::vector<bool> PrecisionCriterion::selected() const { return choose().rounds; }
 
 RoundSelection PrecisionCriterion::selection() const { return choose().selection; }
+
+std::size_t PrecisionCriterion::quiet_rounds() const { return choose().quiet_rounds; }
 
 stats::PairedRounds PrecisionCriterion::rounds_of(const Choice& choice) const {
     stats::PairedRounds out;

@@ -91,6 +91,7 @@ public:
     // the precision: the others are a fallback, biased by what disturbed them.
     [[nodiscard]] RoundSelection selection() const;
     [[nodiscard]] std::vector<bool> selected() const;  // per round, in order
+    [[nodiscard]] std::size_t quiet_rounds() const;    // how many were quiet, chosen or not
     [[nodiscard]] stats::PairedRounds estimated_rounds() const;
     // The interval over the selected rounds (at least one round), clusters accounted for.
     [[nodiscard]] stats::RatioInterval interval() const;
@@ -99,6 +100,7 @@ private:
     struct Choice {
         RoundSelection selection = RoundSelection::all;  // default: nothing chosen yet, nothing to check
         std::vector<bool> rounds;
+        std::size_t quiet_rounds = 0;
     };
     [[nodiscard]] Choice choose() const;
     [[nodiscard]] stats::PairedRounds rounds_of(const Choice& choice) const;

@@ -617,9 +617,10 @@ private:
         }
         if (result.selection != RoundSelection::quiet) {
             std::ostringstream message;
-            message << "fewer than " << stopping_.min_rounds << " of " << result.rounds.size()
-                    << " rounds were quiet (no preempted call, no throttled GPU, and the memory calibration within "
-                       "30% of the quietest reading of this run)";
+            message << criterion.quiet_rounds() << " of " << result.rounds.size()
+                    << " rounds were quiet, fewer than the " << stopping_.min_rounds
+                    << " the ratio needs (quiet: no preempted call, no throttled GPU, and the memory calibration "
+                       "within 30% of the quietest reading of this run)";
             if (criterion.waited_for_quiet()) {
                 message << ", even after waiting " << stopping_.quiet_wait_s << " s past the "
                         << stopping_.max_wall_s << " s cap";
