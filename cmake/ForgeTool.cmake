@@ -76,8 +76,16 @@ function(_forge_build_tool source_dir out)
     endif()
   endif()
 
+  # On every core unless CMAKE_BUILD_PARALLEL_LEVEL says otherwise: a Makefile
+  # build runs one job by default, and the user's first configure waits on this
+  # one (its 12 unity batches: 80-84 s on 2 cores in one job, 57-66 s in two).
+  set(parallel_args)
+  if("$ENV{CMAKE_BUILD_PARALLEL_LEVEL}" STREQUAL "")
+    cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
+    set(parallel_args --parallel ${cores})
+  endif()
   execute_process(
-    COMMAND "${CMAKE_COMMAND}" --build "${build_dir}" --target forge --config Release
+    COMMAND "${CMAKE_COMMAND}" --build "${build_dir}" --target forge --config Release ${parallel_args}
     RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
   if(NOT result EQUAL 0)
     message(FATAL_ERROR "ForgeKernel: building the forge tool in ${build_dir} failed:\n${log}\n"
