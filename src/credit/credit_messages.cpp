@@ -89,9 +89,9 @@ std::string unmatched_message(const WindowContract& contract, Side side, std::sp
 std::string coverage_message(Side side, double coverage, TableRows rows) {
     const std::string name(to_string(side));
     if (rows == TableRows::regions) {
-        return name + "'s regions do not reconcile with its timed reading (the profiled call took " +
+        return name + "'s regions do not reconcile with its timed reading (the profiled calls took " +
                two_decimals(coverage) +
-               "x the timed median; band +-20%): that one call ran slower or faster than the timed samples "
+               "x the timed median; band +-20%): they ran in a busier or quieter stretch than the timed rounds "
                "(a busy machine: rerun the bench), or regions on other threads overlap the call's own";
     }
     return name + " per-kernel table does not reconcile with its timed window (profiled per-call kernel time = " +

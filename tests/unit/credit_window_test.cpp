@@ -296,7 +296,7 @@ BOOST_AUTO_TEST_CASE(on_host_the_messages_speak_of_regions_not_launches) {
     BOOST_TEST(!has(credit->why[0].message, "launch"));
     BOOST_TEST(!has(credit->why[0].message, "fused"));
     BOOST_TEST(has(credit->why[1].message, "reference's regions do not reconcile"));
-    BOOST_TEST(has(credit->why[1].message, "the profiled call took 1.35x the timed median"));
+    BOOST_TEST(has(credit->why[1].message, "the profiled calls took 1.35x the timed median"));
     BOOST_TEST(!has(credit->why[1].message, "launch"));
 }
 
