@@ -49,7 +49,7 @@ struct EarlyWork {
     double ns_before_window_start = 0.0;
 };
 
-// What the one profiled call of a side ran.
+// What one profiled call of a side ran.
 struct Profile {
     KernelTable kernels;                       // the per-kernel table
     std::set<std::string> launched;            // its kernels' names (no copies, no unmarked time)

@@ -22,11 +22,13 @@
 #include "device_clocks.hpp"
 #include "declarations.hpp"
 #include "drift.hpp"
+#include "kernel_sets.hpp"
 #include "preemption.hpp"
 #include "profiled_calls.hpp"
 #include "record.hpp"
 #include "regions.hpp"
 #include "retake.hpp"
+#include "round_notices.hpp"
 #include "runtime.hpp"
 #include "stopping.hpp"
 #include "timer.hpp"
@@ -411,67 +413,17 @@ private:
         }
     }
 
-    static void note_kernels(SideState& state, KernelNames names) {
-        if (std::find(state.sample_kernels.begin(), state.sample_kernels.end(), names) != state.sample_kernels.end()) {
-            return;
-        }
-        state.sample_kernels.push_back(std::move(names));
-    }
-
-    static std::string kernel_list(const std::set<std::string>& names) {
-        std::string text;
-        for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
-        return "{" + text + "}";
-    }
-
-    // The kernels of every timed sample against the profiled call's. A changed set
-    // is flagged in eval.json, not failed: a data-dependent path (another algorithm
-    // for some inputs) can be legitimate; but the per-kernel table, and the credit
-    // priced from it, then describe only the profiled call.
+    // A changed kernel set is flagged in eval.json (changed_kernel_set), not failed.
     bool kernel_set_changed(const SideState& state, const std::set<std::string>& profiled) {
-        for (const KernelNames& sample : state.sample_kernels) {
-            // A log that saw only part of a sample's kernels holds a subset of them.
-            const bool same = sample.complete ? sample.names == profiled
-                                              : std::includes(profiled.begin(), profiled.end(),
-                                                              sample.names.begin(), sample.names.end());
-            if (same) continue;
-            notice("the " + side_name(state.side) + "'s timed calls ran the kernels " + kernel_list(sample.names) +
-                   " but its profiled call ran " + kernel_list(profiled) +
-                   ": the kernel set changed between samples, so the per-kernel table describes only the "
-                   "profiled call (flagged, not failed: a data-dependent path can be legitimate)");
-            return true;
-        }
-        return false;
+        std::optional<std::string> changed = changed_kernel_set(state.side, state.sample_kernels, profiled);
+        if (changed) notice(*changed);
+        return changed.has_value();
     }
 
-    // Device work of the profiled call outside its window was not timed: left
-    // running past the window's end, or begun before its start (CUDA: a kernel
-    // on a stream that does not wait for the bench's, overlapping the input load
-    // and the flush). One problem per side and kind, from the first profiled
-    // call that shows it, naming its first kernel.
+    // One problem per side and kind of untimed work, from the first profiled call that shows it.
     void check_untimed_work(SideState& state, const Profile& profile) {
-        const auto report = [&](std::string_view what, const std::string& name, std::string_view verb, double ns,
-                                std::string_view where, std::size_t count, std::string_view fix) {
-            std::ostringstream message;
-            message << "the " << side_name(state.side) << "'s call " << what << ": '" << name << "' " << verb << " "
-                    << format_ms(ns * 1e-6) << " " << where;
-            if (count > 1) message << " (and " << count - 1 << " more)";
-            message << fix;
-            if (state.untimed_work_reported.insert(what).second) problem(message.str());
-        };
-        if (!profile.late.empty()) {
-            report("left work running after its window ended", profile.late.front().name, "finished",
-                   profile.late.front().ns_after_window_end, "after the window's end", profile.late.size(),
-                   ", on a stream that does not wait for the bench's stream (e.g. one created with "
-                   "cudaStreamNonBlocking), so no window timed it: launch on io.stream(), or make io.stream() wait "
-                   "for that work (cudaEventRecord, then cudaStreamWaitEvent)");
-        }
-        if (!profile.early.empty()) {
-            report("started work before its window began", profile.early.front().name, "began",
-                   profile.early.front().ns_before_window_start, "before the window's start", profile.early.size(),
-                   ", on a stream that does not wait for the bench's stream, so part of it ran untimed: launch on "
-                   "io.stream(), or make that stream wait for io.stream() (cudaEventRecord, then "
-                   "cudaStreamWaitEvent)");
+        for (UntimedWork& work : untimed_work(state.side, profile)) {
+            if (state.untimed_work_reported.insert(work.kind).second) problem(work.problem);
         }
     }
 
@@ -500,7 +452,7 @@ private:
         sample.ms = runtime_.time_call([&] { call(state); });
         sample.preempted = preempted(before, scheduler_.read(), sample.ms);
         if (launches) {
-            note_kernels(state, launches->names());
+            note_kernel_set(state.sample_kernels, launches->names());
             launches.reset();
         } else {
             state.unlogged_samples = true;
@@ -607,73 +559,7 @@ private:
         result.reference.samples = stats::summarize(reference_ms);
         result.student.samples = stats::summarize(student_ms);
         result.drift = calibration_drift(calibration_ms);
-        if (result.stop != StopReason::precision_reached) {
-            std::ostringstream message;
-            message << "the ratio's interval reached +/-" << 100.0 * result.ratio.relative_half_width()
-                    << "% after " << result.rounds.size() << " rounds, not the +/-"
-                    << 100.0 * stopping_.precision << "% asked (stopped by the "
-                    << to_string(result.stop) << "): rerun on a quieter machine, or ask for less with --precision";
-            notice(message.str());
-        }
-        if (result.selection != RoundSelection::quiet) {
-            std::ostringstream message;
-            message << criterion.quiet_rounds() << " of " << result.rounds.size()
-                    << " rounds were quiet, fewer than the " << stopping_.min_rounds
-                    << " the ratio needs (quiet: no preempted call, no throttled GPU, and the memory calibration "
-                       "within 30% of the quietest reading of this run)";
-            if (criterion.waited_for_quiet()) {
-                message << ", even after waiting " << stopping_.quiet_wait_s << " s past the "
-                        << stopping_.max_wall_s << " s cap";
-            }
-            message << ": the ratio comes from " << to_string(result.selection)
-                    << ", which a neighbour's load can move; rerun on a quieter machine";
-            notice(message.str());
-        }
-        const auto preempted =
-            std::count_if(result.rounds.begin(), result.rounds.end(), [](const Round& r) { return r.preempted; });
-        if (result.selection == RoundSelection::all && preempted > 0) {
-            std::ostringstream message;
-            message << preempted << " of " << result.rounds.size()
-                    << " rounds had a call preempted by the scheduler (another process wanted this CPU), too many "
-                       "to set aside: the ratio includes time the bench was descheduled, which weighs on the longer "
-                       "call; run on an idle machine";
-            notice(message.str());
-        }
-        notice_throttled_rounds(result);
-        if (result.drift.flagged) {
-            std::ostringstream message;
-            message << "the machine's speed moved by " << 100.0 * result.drift.moved
-                    << "% during the rounds (a fixed calibration timed between rounds): paired rounds cancel "
-                       "what hits both sides of a round, but the machine was not steady";
-            notice(message.str());
-        }
-    }
-
-    // Rounds timed while the GPU slowed itself, with what slowed it: set aside
-    // where enough others exist (RoundSelection), said either way.
-    void notice_throttled_rounds(const WorkloadRecord& result) {
-        std::size_t throttled = 0;
-        std::set<std::string> reasons;
-        for (const Round& round : result.rounds) {
-            if (!round.throttled) continue;
-            ++throttled;
-            for (std::string& reason : throttle_reasons(round.clocks->reasons)) reasons.insert(std::move(reason));
-        }
-        if (throttled == 0) return;
-        std::ostringstream message;
-        message << throttled << " of " << result.rounds.size() << " rounds ran while the GPU slowed its clocks (";
-        if (reasons.empty()) {
-            message << "the SM clock fell more than " << 100.0 * ClockWatch::default_clock_drop
-                    << "% below its highest, no reason given";
-        } else {
-            const char* separator = "";
-            for (const std::string& reason : reasons) message << std::exchange(separator, ", ") << reason;
-        }
-        message << ")"
-                << (result.selection == RoundSelection::all
-                        ? ", too many to set aside: the ratio includes them; let the GPU cool, or check its power limit"
-                        : ", and were set aside");
-        notice(message.str());
+        for (const std::string& message : round_notices(result, stopping_, criterion.quiet_rounds())) notice(message);
     }
 
     // Pipelined: N calls back to back on one input set, from a flushed cache;
@@ -780,7 +666,7 @@ private:
                     p.launched = profile.launched;
                 } else {
                     // A profiled call unlike the first is a changed kernel set too.
-                    note_kernels(state, KernelNames{std::move(profile.launched), true});
+                    note_kernel_set(state.sample_kernels, KernelNames{std::move(profile.launched), true});
                 }
                 (was_preempted ? p.preempted : p.tables).push_back(std::move(profile.kernels));
             }
