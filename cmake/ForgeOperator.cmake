@@ -107,6 +107,8 @@ function(forge_add_operator)
     _forge_card_files(PREP "${card}" ${arg_BACKEND} prep_stub)
     list(APPEND scaffold ${prep_stub})
   endif()
+  _forge_card_languages("${context}" "${card}" "${REFERENCE};${STUDENT};${BENCH};${PREP}"
+    "${enabled_languages}" card_languages)
   _forge_scaffold("${name}" "${card}" ${arg_BACKEND} "${scaffold}")
 
   if(custom_layout)
@@ -146,7 +148,7 @@ function(forge_add_operator)
   if(TARGET ${prefix}_student)
     _forge_align_timed_code(${prefix}_student)
   endif()
-  _forge_record_build("${context}" ${prefix}_bench ${arg_BACKEND})
+  _forge_record_build("${context}" ${prefix}_bench ${arg_BACKEND} "${card_languages}")
   _forge_add_link_check(${name} student ${arg_BACKEND} "${student_libraries}")
 
   set(contract "${card}/window.toml")
@@ -365,23 +367,76 @@ endfunction()
 # functions by 16-byte steps, reproducibly per binary, so an unrelated change
 # to the harness or to another card could move a ratio by 30%. Aligned, every
 # loop starts at the same place in its cache line wherever the function lands:
-# 1.81 to 1.85 over six placements. GCC and Clang 13 on; elsewhere none.
-function(_forge_timed_code_flags out)
+# 1.81 to 1.85 over six placements. For the `language` (C or CXX) compiler: GCC
+# and Clang 13 on; elsewhere none.
+function(_forge_timed_code_flags language out)
   set(flags "")
-  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" OR
-     (CMAKE_CXX_COMPILER_ID STREQUAL "Clang" AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 13))
+  set(id "${CMAKE_${language}_COMPILER_ID}")
+  if(id STREQUAL "GNU" OR (id STREQUAL "Clang" AND CMAKE_${language}_COMPILER_VERSION VERSION_GREATER_EQUAL 13))
     set(flags -falign-functions=64 -falign-loops=64)
   endif()
   set(${out} "${flags}" PARENT_SCOPE)
 endfunction()
 
-# Those flags on the C++ sources `target` compiles itself.
+# Those flags on the C++ and C sources `target` compiles itself (a vendored
+# kernel is often C).
 function(_forge_align_timed_code target)
-  _forge_timed_code_flags(flags)
   get_target_property(type ${target} TYPE)
-  if(flags AND NOT type STREQUAL "INTERFACE_LIBRARY")
-    target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${flags}>")
+  if(type STREQUAL "INTERFACE_LIBRARY")
+    return()
   endif()
+  get_property(enabled_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  foreach(language IN ITEMS CXX C)
+    if(language IN_LIST enabled_languages)
+      _forge_timed_code_flags(${language} flags)
+      if(flags)
+        target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:${language}>:${flags}>")
+      endif()
+    endif()
+  endforeach()
+endfunction()
+
+# The languages of a card's sources (C, CXX, CUDA, by extension; headers have
+# none) as `out`. A source in a language the project does not enable is
+# refused: CMake would leave it out of the build without a word (a vendored
+# .c kernel in a C++-only project), and the link would fail later on
+# undefined references, far from the cause.
+function(_forge_card_languages context card files enabled_languages out)
+  set(languages "")
+  foreach(file IN LISTS files)
+    cmake_path(GET file EXTENSION LAST_ONLY extension)
+    if(extension STREQUAL ".c")
+      set(language C)
+    elseif(extension MATCHES "^\\.(cpp|cc|cxx|C)$")
+      set(language CXX)
+    elseif(extension STREQUAL ".cu")
+      set(language CUDA)
+    else()
+      continue()
+    endif()
+    if(NOT language IN_LIST enabled_languages)
+      # The project's languages with this one added, in the usual order.
+      set(wanted ${enabled_languages} ${language})
+      list(REMOVE_ITEM wanted NONE)
+      set(project_languages "")
+      foreach(known IN ITEMS C CXX CUDA)
+        if(known IN_LIST wanted)
+          list(APPEND project_languages ${known})
+          list(REMOVE_ITEM wanted ${known})
+        endif()
+      endforeach()
+      list(APPEND project_languages ${wanted})
+      list(JOIN project_languages " " project_languages)
+      cmake_path(RELATIVE_PATH file BASE_DIRECTORY "${card}" OUTPUT_VARIABLE shown)
+      message(FATAL_ERROR "${context}: ${shown} is ${language}, a language this project does not enable, "
+        "so CMake would leave it out of the build and the bench would fail to link on its functions. Enable "
+        "${language} before forge_add_operator(): project(<name> LANGUAGES ${project_languages}), or "
+        "enable_language(${language}).")
+    endif()
+    list(APPEND languages ${language})
+  endforeach()
+  list(REMOVE_DUPLICATES languages)
+  set(${out} "${languages}" PARENT_SCOPE)
 endfunction()
 
 # Whether compiler `flags` optimise: the last -O<level> (or MSVC's /O<level>)
@@ -416,7 +471,7 @@ function(_forge_definition_text text out)
 endfunction()
 
 # The flags `languages` compile with in `config` (CMAKE_<LANG>_FLAGS and
-# CMAKE_<LANG>_FLAGS_<CONFIG>, then for C++ the timed code's alignment), as
+# CMAKE_<LANG>_FLAGS_<CONFIG>, then for C++ and C the timed code's alignment), as
 # <LANG>_flags in the caller, and whether
 # every language's flags optimise, as `optimized_out`.
 function(_forge_config_flags config languages optimized_out)
@@ -427,8 +482,8 @@ function(_forge_config_flags config languages optimized_out)
     if(NOT config STREQUAL "")
       string(APPEND flags " ${CMAKE_${language}_FLAGS_${upper}}")
     endif()
-    if(language STREQUAL "CXX")
-      _forge_timed_code_flags(timed_code_flags)
+    if(language MATCHES "^(CXX|C)$")
+      _forge_timed_code_flags(${language} timed_code_flags)
       list(JOIN timed_code_flags " " timed_code_flags)
       string(APPEND flags " ${timed_code_flags}")  # as the card's code compiles
     endif()
@@ -443,18 +498,24 @@ function(_forge_config_flags config languages optimized_out)
 endfunction()
 
 # How the bench is built, compiled into it for eval.json's "build": the build
-# type, the compilers and the flags of its languages, and whether they
-# optimise. FORGE_BENCH_MAIN reads the definitions. A single-config build that
-# does not optimise is a configure warning, once per project: its ratios would
-# time unoptimised code. A multi-config generator picks the configuration at
-# build time, so there eval.json alone says it.
-function(_forge_record_build context target backend)
+# type, the compilers and the flags of its languages (C++; CUDA for a CUDA card;
+# C where `card_languages` has it), and whether they optimise. FORGE_BENCH_MAIN
+# reads the definitions. A single-config build that does not optimise is a
+# configure warning, once per project: its ratios would time unoptimised code.
+# A multi-config generator picks the configuration at build time, so there
+# eval.json alone says it.
+function(_forge_record_build context target backend card_languages)
   set(languages CXX)
   if(backend STREQUAL "CUDA")
     list(APPEND languages CUDA)
   endif()
-  set(CUDA_flags "")
-  set(CUDA_compiler "")
+  if("C" IN_LIST card_languages)
+    list(APPEND languages C)
+  endif()
+  foreach(language IN ITEMS CUDA C)
+    set(${language}_flags "")
+    set(${language}_compiler "")
+  endforeach()
   set(architectures "")
   if(backend STREQUAL "CUDA")
     # The bench's CUDA_ARCHITECTURES as the build ends up with it, `native`
@@ -473,8 +534,9 @@ function(_forge_record_build context target backend)
     # Each configuration's values, chosen by $<CONFIG> when the bench compiles.
     set(build_type "$<CONFIG>")
     set(optimized_configs "")
-    set(config_flags_CXX "")
-    set(config_flags_CUDA "")
+    foreach(language IN LISTS languages)
+      set(config_flags_${language} "")
+    endforeach()
     foreach(config IN LISTS CMAKE_CONFIGURATION_TYPES)
       _forge_config_flags("${config}" "${languages}" optimized)
       if(optimized)
@@ -525,5 +587,7 @@ function(_forge_record_build context target backend)
     "FORGE_BENCH_CUDA_COMPILER=\"${CUDA_compiler}\""
     "FORGE_BENCH_CUDA_FLAGS=\"${CUDA_flags}\""
     "FORGE_BENCH_CUDA_ARCHITECTURES=\"${architectures}\""
+    "FORGE_BENCH_C_COMPILER=\"${C_compiler}\""
+    "FORGE_BENCH_C_FLAGS=\"${C_flags}\""
     "FORGE_BENCH_OPTIMIZED=${optimized}")
 endfunction()

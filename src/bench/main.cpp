@@ -135,6 +135,10 @@ nlohmann::json build_json(const BuildInfo& build) {
         json["cuda_flags"] = std::string(build.cuda_flags);
         json["cuda_architectures"] = std::string(build.cuda_architectures);
     }
+    if (!build.c_compiler.empty()) {
+        json["c_compiler"] = std::string(build.c_compiler);
+        json["c_flags"] = std::string(build.c_flags);
+    }
     return json;
 }
 

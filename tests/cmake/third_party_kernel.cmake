@@ -1,33 +1,35 @@
 # A new user's first hour, kept working: a project outside ForgeKernel's tree
-# finds the installed package, wraps a vendored third-party kernel (raw
+# finds the installed package, wraps a vendored third-party C kernel (raw
 # pointers, nothing const, int sizes; it takes the row statistics its forward
 # saved) as the reference of a card with its own layout, against a student that
-# recomputes them in a region the contract prices. A plain Release build; its
-# CTest tests pass, the bench records its optimised build in eval.json, and a
-# priced regex that matches no region fails the credit test, quoting the regex.
+# recomputes them in a region the contract prices. A C++-only project is told
+# to enable C (CMake would leave the .c file out and the link fail); then a plain
+# Release build; its CTest tests pass, the bench records its optimised build
+# (the C flags too) in eval.json, and a priced regex that matches no region
+# fails the credit test, quoting the regex.
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 set(source "${WORK_DIR}/kernels")
 set(card "${source}/rownorm")
 file(MAKE_DIRECTORY "${card}/third_party" "${card}/mine")
-write_consumer("${source}" [=[
+set(operator [=[
 forge_add_operator(rownorm
   BACKEND HOST
-  REFERENCE third_party/rownorm.h third_party/rownorm.cpp
+  REFERENCE third_party/rownorm.h third_party/rownorm.c
   STUDENT mine/rownorm_fast.hpp mine/rownorm_fast.cpp
   BENCH bench.cpp)
 ]=])
 
 file(WRITE "${card}/third_party/rownorm.h" [=[
-// Vendored as found: a C-style kernel pair, raw pointers, nothing const.
+/* Vendored as found: a C kernel pair, raw pointers, nothing const. */
 #pragma once
 void rownorm_stats(float* mean, float* rstd, float* inp, int rows, int cols);
 void rownorm_apply(float* out, float* inp, float* weight, float* mean, float* rstd, int rows, int cols);
 ]=])
-file(WRITE "${card}/third_party/rownorm.cpp" [=[
+file(WRITE "${card}/third_party/rownorm.c" [=[
 #include "rownorm.h"
 
-#include <cmath>
+#include <math.h>
 
 void rownorm_stats(float* mean, float* rstd, float* inp, int rows, int cols) {
     for (int r = 0; r < rows; r++) {
@@ -38,7 +40,7 @@ void rownorm_stats(float* mean, float* rstd, float* inp, int rows, int cols) {
         float v = 0.0f;
         for (int c = 0; c < cols; c++) v += (x[c] - m) * (x[c] - m);
         mean[r] = m;
-        rstd[r] = 1.0f / std::sqrt(v / cols + 1e-5f);
+        rstd[r] = 1.0f / sqrtf(v / cols + 1e-5f);
     }
 }
 
@@ -97,7 +99,9 @@ file(WRITE "${card}/bench.cpp" [=[
 
 #include <forge/bench/bench.hpp>
 
+extern "C" {
 #include "rownorm.h"
+}
 #include "rownorm_fast.hpp"
 
 namespace fb = forge::bench;
@@ -171,7 +175,22 @@ student_kernel_regex = "^row_stats$"
 file(WRITE "${card}/window.toml" "${contract}")
 
 # The user's recipe: a plain Release configure, then CTest (forge.build builds).
+# A project that enables only C++ is refused before anything is written, with
+# the fix.
 set(build "${WORK_DIR}/build")
+write_consumer("${source}" "${operator}")
+configure_consumer("${source}" "${build}" result log -DCMAKE_BUILD_TYPE=Release)
+if(result EQUAL 0)
+  fail("a .c reference in a C++-only project configured:\n${log}")
+endif()
+string(REGEX REPLACE "[ \t\n]+" " " flat "${log}")  # CMake wraps the message
+expect_match("${flat}" "third_party/rownorm\\.c is C, a language this project does not enable" "the refusal")
+expect_match("${flat}" "project\\(<name> LANGUAGES C CXX\\)" "the fix")
+if(EXISTS "${card}/README.md")
+  fail("the refused configure scaffolded the card's README.md")
+endif()
+write_consumer("${source}" "${operator}" LANGUAGES C CXX)
+file(REMOVE_RECURSE "${build}")
 configure_consumer("${source}" "${build}" result log -DCMAKE_BUILD_TYPE=Release)
 if(NOT result EQUAL 0)
   fail("configure failed:\n${log}")
@@ -209,6 +228,16 @@ if(NOT build_type STREQUAL "Release" OR NOT optimized STREQUAL "ON" OR NOT flags
   fail("eval.json's build is not the Release build: build_type '${build_type}', flags '${flags}', optimized ${optimized}")
 endif()
 expect_match("${compiler}" "^[A-Za-z]+ [0-9]+\\.[0-9]+" "eval.json's compiler (id and version)")
+# The vendored C kernel's own flags: optimised, and aligned like the C++ sides.
+string(JSON c_flags ERROR_VARIABLE absent GET "${eval}" build c_flags)
+if(absent)
+  fail("eval.json's build has no c_flags for a card with C sources (${absent})")
+endif()
+expect_match("${c_flags}" "-O[1-3]" "eval.json's C flags (Release)")
+string(JSON c_compiler GET "${eval}" build c_compiler)
+if(c_compiler MATCHES "^GNU ")
+  expect_match("${c_flags}" "-falign-functions=64" "eval.json's C flags (the timed code aligned)")
+endif()
 
 # A priced regex that matches none of the student's regions fails the credit
 # test (the bench still passes), and the message quotes the regex.

@@ -139,7 +139,7 @@ BOOST_AUTO_TEST_CASE(a_cuda_bench_without_the_cuda_backend_skips_with_77_and_say
     const fs::path eval = dir.path / "eval.json";
     const fb::BuildInfo build{.build_type = "Release", .compiler = "GNU 12.2.0", .flags = "-O3",
                               .cuda_compiler = "NVIDIA 13.0.48", .cuda_flags = "-O3", .optimized = true,
-                              .cuda_architectures = "90-real"};
+                              .cuda_architectures = "90-real", .c_compiler = "GNU 12.2.0", .c_flags = "-O2"};
     const int code = bench_main({"--contract", (data_dir / "add_symmetric.toml").string(), "--eval", eval.string(),
                                  "--operator", "add"},
                                 &make_cuda_add, build);
@@ -153,6 +153,7 @@ BOOST_AUTO_TEST_CASE(a_cuda_bench_without_the_cuda_backend_skips_with_77_and_say
     // How it was built, though nothing ran: a CUDA card's architectures show on a GPU-less machine.
     BOOST_TEST(json["build"]["cuda_architectures"] == "90-real");
     BOOST_TEST(json["build"]["optimized"] == true);
+    BOOST_TEST(json["build"]["c_flags"] == "-O2");  // a card with C sources
 }
 #endif
 

@@ -334,6 +334,10 @@ struct BuildInfo {
     // CUDA cards: the bench's CUDA_ARCHITECTURES in CMake's syntax, `native` resolved (e.g. "80;90-real"); the
     // bench notes when the GPU it runs on has no native code among them. Empty on HOST.
     std::string_view cuda_architectures;
+    // Cards with C sources (a vendored C kernel): the C compiler and CMAKE_C_FLAGS with the configuration's;
+    // empty otherwise.
+    std::string_view c_compiler;
+    std::string_view c_flags;
 };
 
 // The bench executable's main (its command line: cmake/README.md, "Tests"): returns the exit code.
@@ -343,11 +347,19 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
 
 // The bench's build, from the compile definitions forge_add_operator() sets on
 // forge_<name>_bench; std::nullopt in a bench compiled without them. The CUDA
-// architectures are optional: a bench given the others alone records none.
+// architectures and the C compiler and flags are optional: a bench given the
+// others alone records none.
 #ifdef FORGE_BENCH_CUDA_ARCHITECTURES
 #define FORGE_BENCH_BUILD_CUDA_ARCHITECTURES FORGE_BENCH_CUDA_ARCHITECTURES
 #else
 #define FORGE_BENCH_BUILD_CUDA_ARCHITECTURES ""
+#endif
+#if defined(FORGE_BENCH_C_COMPILER) && defined(FORGE_BENCH_C_FLAGS)
+#define FORGE_BENCH_BUILD_C_COMPILER FORGE_BENCH_C_COMPILER
+#define FORGE_BENCH_BUILD_C_FLAGS FORGE_BENCH_C_FLAGS
+#else
+#define FORGE_BENCH_BUILD_C_COMPILER ""
+#define FORGE_BENCH_BUILD_C_FLAGS ""
 #endif
 #if defined(FORGE_BENCH_BUILD_TYPE) && defined(FORGE_BENCH_COMPILER) && defined(FORGE_BENCH_FLAGS) && \
     defined(FORGE_BENCH_CUDA_COMPILER) && defined(FORGE_BENCH_CUDA_FLAGS) && defined(FORGE_BENCH_OPTIMIZED)
@@ -358,7 +370,9 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
                                .cuda_compiler = FORGE_BENCH_CUDA_COMPILER,                             \
                                .cuda_flags = FORGE_BENCH_CUDA_FLAGS,                                   \
                                .optimized = (FORGE_BENCH_OPTIMIZED) != 0,                              \
-                               .cuda_architectures = FORGE_BENCH_BUILD_CUDA_ARCHITECTURES})
+                               .cuda_architectures = FORGE_BENCH_BUILD_CUDA_ARCHITECTURES,             \
+                               .c_compiler = FORGE_BENCH_BUILD_C_COMPILER,                             \
+                               .c_flags = FORGE_BENCH_BUILD_C_FLAGS})
 #else
 #define FORGE_BENCH_BUILD_INFO (std::optional<::forge::bench::BuildInfo>{})
 #endif
