@@ -26,12 +26,15 @@ std::string history_identity(const RunRecord& record, const RunOptions& options)
 }
 
 // `interval` widened by the spread of `series`: the kept runs and this one.
-// A run on a busier machine than theirs reaches their ratios too: it measured
-// another state of the machine, and tells where the ratio is no better than they do.
+// A ratio measured on a busier machine than theirs reaches their ratios too: it
+// measured another state of the machine, and tells where the ratio is no better
+// than they do.
 BetweenRuns widen(stats::RatioInterval& interval, const std::vector<stats::RunEstimate>& series, double confidence,
                   bool busier) {
-    BetweenRuns spread{
-        .runs = series.size(), .log_sd = std::sqrt(stats::between_run_variance(series)), .within = interval};
+    BetweenRuns spread{.runs = series.size(),
+                       .log_sd = std::sqrt(stats::between_run_variance(series)),
+                       .within = interval,
+                       .reaches_earlier_runs = busier && series.size() > 1};
     interval = stats::with_between_run_spread(interval, series, confidence);
     if (busier) interval = stats::reaching_every_run(interval, series);
     return spread;
@@ -109,6 +112,7 @@ void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
     if (history.size() > kept_runs) history.erase(history.begin(), history.end() - kept_runs);
 
     std::vector<std::string> moved;
+    std::vector<std::string> reached;  // workloads busier than their run, reaching the earlier runs
     for (WorkloadRecord& w : record.workloads) {
         std::vector<stats::RunEstimate> series;
         for (const HistoryEntry& entry : history) {
@@ -116,8 +120,21 @@ void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
                 series.push_back(found->second);
             }
         }
-        w.between_runs = widen(w.ratio, series, confidence, busier);
+        // A workload whose ratio came from rounds its own run judged not quiet (a busy
+        // stretch over it and its retake) measured a busier machine, though the run did not.
+        w.between_runs = widen(w.ratio, series, confidence, busier || w.selection != RoundSelection::quiet);
         if (w.between_runs.log_sd > 0.0) moved.push_back(w.workload->name + " " + percent(w.between_runs.log_sd));
+        if (!busier && w.between_runs.reaches_earlier_runs) reached.push_back("'" + w.workload->name + "'");
+    }
+    if (!reached.empty()) {
+        std::ostringstream notice;
+        notice << "the ratio" << (reached.size() > 1 ? "s" : "") << " of workload" << (reached.size() > 1 ? "s" : "");
+        for (std::size_t i = 0; i < reached.size(); ++i) notice << (i == 0 ? " " : ", ") << reached[i];
+        notice << " came from rounds that were not quiet (a busy stretch of the machine over "
+               << (reached.size() > 1 ? "them" : "it")
+               << "), so " << (reached.size() > 1 ? "their intervals reach" : "its interval reaches")
+               << " the bench's earlier runs' ratios too (between_runs.reaches_earlier_runs)";
+        record.notices.push_back(notice.str());
     }
     std::vector<stats::RunEstimate> runs;
     for (const HistoryEntry& entry : history) runs.push_back(entry.run);

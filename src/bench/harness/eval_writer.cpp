@@ -105,9 +105,10 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
                  std::to_string(kept_runs) +
                  " in all); its square root times Student's t quantile (runs - 1 degrees of freedom) added in "
                  "quadrature to each side of ratio_ci up to the lowest and highest the runs' "
-                 "own intervals reach, and to every kept run's ratio where this run's rounds read the machine "
-                 "busier than theirs (between_runs.machine.busier); between_runs.within_run_ci is the interval "
-                 "from this run's rounds alone"}};
+                 "own intervals reach, and to every kept run's ratio (between_runs.reaches_earlier_runs) where "
+                 "this run's rounds read the machine busier than theirs (between_runs.machine.busier), or, for a "
+                 "workload, where its ratio came from rounds that were not quiet; between_runs.within_run_ci is "
+                 "the interval from this run's rounds alone"}};
 }
 
 nlohmann::json prep_outputs_json(const PrepRecord& prep) {
@@ -246,7 +247,10 @@ nlohmann::json kernel_set_changed_json(const WorkloadRecord& w) {
 // The spread between runs an interval includes; null when the bench kept no history.
 nlohmann::json between_runs_json(const BetweenRuns& spread) {
     if (spread.runs == 0) return nullptr;
-    return {{"runs", spread.runs}, {"log_sd", spread.log_sd}, {"within_run_ci", interval_json(spread.within)}};
+    return {{"runs", spread.runs},
+            {"log_sd", spread.log_sd},
+            {"within_run_ci", interval_json(spread.within)},
+            {"reaches_earlier_runs", spread.reaches_earlier_runs}};
 }
 
 // The run's: with how busy the machine was for this run and, at best, for the kept ones.

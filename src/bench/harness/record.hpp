@@ -28,6 +28,9 @@ struct BetweenRuns {
     std::size_t runs = 0;         // the runs it comes from, this one included
     double log_sd = 0.0;          // the between-run standard deviation of the log-ratio
     stats::RatioInterval within;  // the interval from this run's rounds alone
+    // The interval also reaches every kept run's ratio: this one was measured on a
+    // busier machine than theirs (the run's rounds, or the workload's, not quiet).
+    bool reaches_earlier_runs = false;
 };
 
 // How busy the machine was for this run and for the kept runs of the bench:

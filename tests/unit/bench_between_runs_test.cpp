@@ -1,0 +1,100 @@
+// Which intervals of a finished run reach the bench's earlier runs' ratios: a
+// workload whose ratio came from rounds that were not quiet measured a busier
+// machine than its run's others did, and says where the ratio is no better than
+// the earlier runs do; a workload from quiet rounds keeps its own interval.
+#define BOOST_TEST_MODULE bench_between_runs
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "forge/bench/run.hpp"
+
+#include "bench_add_operator.hpp"
+#include "between_runs.hpp"
+#include "record.hpp"
+#include "run_history.hpp"
+
+namespace fb = forge::bench;
+
+namespace {
+
+const std::vector<fb::Workload> workloads{{"calm", {}, 1}, {"stormy", {}, 2}};
+
+// A finished run: both workloads read 2.0 +-1%, `stormy` from undisturbed rounds.
+fb::RunRecord finished_run() {
+    fb::RunRecord record;
+    record.complete = true;
+    for (const fb::Workload& workload : workloads) {
+        fb::WorkloadRecord w;
+        w.workload = &workload;
+        w.ratio = {2.0, 1.98, 2.02};
+        w.selection = workload.name == "stormy" ? fb::RoundSelection::undisturbed : fb::RoundSelection::quiet;
+        w.rounds.resize(40);
+        for (fb::Round& round : w.rounds) round.memory_calibration_ms = 0.35;
+        record.workloads.push_back(std::move(w));
+    }
+    record.ratio = forge::stats::RatioInterval{2.0, 1.98, 2.02};
+    return record;
+}
+
+fb::RunOptions history_options(const TempDir& dir) {
+    fb::RunOptions options;
+    options.history_path = dir.path / "op.runs.json";
+    options.bench_identity = "build 1";
+    return options;
+}
+
+const fb::WorkloadRecord& workload(const fb::RunRecord& record, const std::string& name) {
+    for (const fb::WorkloadRecord& w : record.workloads) {
+        if (w.workload->name == name) return w;
+    }
+    throw std::logic_error("no workload " + name);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_first_run_has_no_earlier_ratios_to_reach) {
+    const TempDir dir("forge_between_runs_first");
+    fb::RunRecord record = finished_run();
+    fb::add_spread_between_runs(record, history_options(dir));
+    for (const fb::WorkloadRecord& w : record.workloads) {
+        BOOST_TEST(w.ratio.low == 1.98);
+        BOOST_TEST(w.ratio.high == 2.02);
+        BOOST_TEST(!w.between_runs.reaches_earlier_runs);
+    }
+    BOOST_TEST(!any_has(record.notices, {"not quiet"}));
+}
+
+BOOST_AUTO_TEST_CASE(a_workload_from_rounds_that_were_not_quiet_reaches_the_earlier_runs_ratios) {
+    const TempDir dir("forge_between_runs_reach");
+    const fb::RunOptions options = history_options(dir);
+    // An earlier run on the same machine state as this one's (no busier run),
+    // both workloads at 2.4, with errors so wide that the spread between the
+    // runs reads as none: only the workload's own rounds can widen its interval.
+    fb::HistoryEntry earlier{.run = {std::log(2.4), 10.0},
+                             .workloads = {{"calm", {std::log(2.4), 10.0}}, {"stormy", {std::log(2.4), 10.0}}},
+                             .memory_ms = 0.35};
+    fb::write_history(options.history_path, "build 1", {earlier});
+
+    fb::RunRecord record = finished_run();
+    fb::add_spread_between_runs(record, options);
+    BOOST_TEST_REQUIRE(record.machine_across_runs.has_value());
+    BOOST_TEST(!record.machine_across_runs->busier());
+
+    const fb::WorkloadRecord& calm = workload(record, "calm");
+    BOOST_TEST(calm.between_runs.log_sd == 0.0);
+    BOOST_TEST(calm.ratio.high == 2.02);
+    BOOST_TEST(!calm.between_runs.reaches_earlier_runs);
+
+    const fb::WorkloadRecord& stormy = workload(record, "stormy");
+    BOOST_TEST(stormy.between_runs.reaches_earlier_runs);
+    BOOST_TEST(stormy.ratio.low == 1.98);
+    BOOST_TEST(stormy.ratio.high == 2.4, boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(stormy.between_runs.within.high == 2.02);  // what its own rounds said
+    BOOST_TEST(stormy.ratio.ratio == 2.0);                // the estimate is this run's
+    BOOST_TEST(any_has(record.notices, {"workload 'stormy'", "not quiet", "reaches the bench's earlier runs"}));
+    BOOST_TEST(!any_has(record.notices, {"'calm'"}));
+}
