@@ -178,6 +178,9 @@ private:
         out.student.throughput = throughput(value, at, "student");
         out.ratio_ci = interval(value, at);
         out.verdict = verdict(value, at);
+        if (const json* between = object_member(value, at, "between_runs", "an object or null")) {
+            out.reaches_earlier_runs = flag(*between, at / "between_runs", "reaches_earlier_runs");
+        }
         if (const auto rounds = value.find("rounds"); rounds != value.end()) out.rounds = *rounds;
         if (const json* kernels =
                 object_member(value, at, "kernels", "an object {\"reference\": [rows], \"student\": [rows]}")) {

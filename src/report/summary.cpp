@@ -90,6 +90,15 @@ void note_bench_findings(OperatorSummary& row, const EvalReport& eval) {
         row.notes.emplace_back("busier machine: the rounds of this run read the machine busier than the bench's "
                                "earlier runs here did, and another load's memory traffic moves a memory-bound side "
                                "more than the other (rerun on a quieter machine)");
+    } else {
+        std::string busy;
+        for (const WorkloadReading& w : eval.workloads) {
+            if (w.reaches_earlier_runs.value_or(false)) busy += (busy.empty() ? "" : ", ") + w.name;
+        }
+        if (!busy.empty()) {
+            row.notes.push_back("busy workloads (" + busy + "): their rounds were not quiet, so their intervals "
+                                "reach the bench's earlier runs' ratios too (rerun on a quieter machine)");
+        }
     }
     for (const Side side : {Side::reference, Side::student}) {
         std::string workloads;

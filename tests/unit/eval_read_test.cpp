@@ -310,6 +310,24 @@ BOOST_AUTO_TEST_CASE(a_run_on_a_busier_machine_than_the_earlier_ones_is_read) {
     BOOST_TEST(error.key == "performance.between_runs.machine.busier");
 }
 
+BOOST_AUTO_TEST_CASE(a_workload_whose_interval_reaches_the_earlier_runs_is_read) {
+    const auto reaches = [](const char* between_runs) {
+        return forge::parse_eval(std::string(R"({"performance": {"workloads": [{"name": "w0", "between_runs": )") +
+                                     between_runs + "}]}}",
+                                 "eval.json")
+            .workloads.at(0)
+            .reaches_earlier_runs;
+    };
+    BOOST_TEST(reaches(R"({"runs": 3, "reaches_earlier_runs": true})").value() == true);
+    BOOST_TEST(reaches(R"({"runs": 3, "reaches_earlier_runs": false})").value() == false);
+    // No history, or a file from before the mark was written: unknown.
+    BOOST_TEST(!reaches("null").has_value());
+    BOOST_TEST(!reaches(R"({"runs": 3, "log_sd": 0.01})").has_value());
+    const forge::EvalError error = parse_error(
+        R"({"performance": {"workloads": [{"name": "w0", "between_runs": {"reaches_earlier_runs": "yes"}}]}})");
+    BOOST_TEST(error.key == "performance.workloads[0].between_runs.reaches_earlier_runs");
+}
+
 BOOST_AUTO_TEST_CASE(problems_that_are_not_an_array_name_their_key) {
     const forge::EvalError error = parse_error(R"({"correctness": {"passed": false, "problems": "late work"}})");
     BOOST_TEST(error.key == "correctness.problems");

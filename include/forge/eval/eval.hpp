@@ -84,6 +84,9 @@ struct WorkloadReading {
     std::optional<double> ratio;       // "ratio"
     std::optional<RatioCi> ratio_ci;   // "ratio_ci"
     std::optional<std::string> verdict;  // "verdict": one of the verdict_* words
+    // "between_runs.reaches_earlier_runs": its interval also reaches the bench's
+    // earlier runs' ratios (measured on a busier machine than theirs).
+    std::optional<bool> reaches_earlier_runs;
     nlohmann::json rounds;             // "rounds" as written (for recomputing); null when absent
 
     [[nodiscard]] const SideReading& side(Side s) const noexcept { return s == Side::student ? student : reference; }
