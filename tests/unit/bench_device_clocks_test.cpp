@@ -18,7 +18,7 @@ std::vector<bool> throttled(const std::vector<fb::ClockReading>& series) {
     return result;
 }
 
-constexpr std::uint64_t gpu_idle = 0x1;
+constexpr std::uint64_t gpu_idle = fb::clock_reason::gpu_idle;
 constexpr std::uint64_t applications_clocks = 0x2;
 constexpr std::uint64_t sync_boost = 0x10;
 
@@ -52,6 +52,19 @@ BOOST_AUTO_TEST_CASE(a_clock_step_down_without_a_reason_throttles_until_it_recov
     series[10].sm_mhz = 1965;                                      // 0.8% down: noise, not a step
     std::vector<bool> expected(12, false);
     for (std::size_t i = 5; i < 9; ++i) expected[i] = true;
+    BOOST_TEST(throttled(series) == expected, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_clock_read_while_the_device_idles_is_not_the_rounds) {
+    // Microsecond calls leave the device idle when the reading is taken; the
+    // clock it is lowering to then describes no call, before or after the peak.
+    std::vector<fb::ClockReading> series(8, {.sm_mhz = 1980, .memory_mhz = 2619, .reasons = 0});
+    series[0] = {.sm_mhz = 2100, .memory_mhz = 2619, .reasons = gpu_idle};
+    series[3] = {.sm_mhz = 345, .memory_mhz = 2619, .reasons = gpu_idle};
+    series[5] = {.sm_mhz = 1410, .memory_mhz = 2619, .reasons = gpu_idle | fb::clock_reason::sw_power_cap};
+    series[6].sm_mhz = 1800;  // a drop on a busy device still counts
+    std::vector<bool> expected(8, false);
+    expected[5] = expected[6] = true;
     BOOST_TEST(throttled(series) == expected, boost::test_tools::per_element());
 }
 

@@ -21,8 +21,9 @@ std::vector<std::string> throttle_reasons(std::uint64_t reasons) {
 }
 
 bool ClockWatch::throttled(const ClockReading& reading) noexcept {
-    highest_sm_mhz_ = std::max(highest_sm_mhz_, reading.sm_mhz);
     const bool slowed = (reading.reasons & clock_reason::slowing) != 0;
+    if ((reading.reasons & clock_reason::gpu_idle) != 0) return slowed;
+    highest_sm_mhz_ = std::max(highest_sm_mhz_, reading.sm_mhz);
     const bool clock_dropped =
         static_cast<double>(reading.sm_mhz) < (1.0 - clock_drop_) * static_cast<double>(highest_sm_mhz_);
     return slowed || clock_dropped;

@@ -22,6 +22,7 @@ struct ClockReading {
 // the others (idle, application clocks, sync boost, display clocks) are settings
 // or an idle device, not a limit the rounds ran into.
 namespace clock_reason {
+inline constexpr std::uint64_t gpu_idle = 0x1;
 inline constexpr std::uint64_t sw_power_cap = 0x4;
 inline constexpr std::uint64_t hw_slowdown = 0x8;
 inline constexpr std::uint64_t sw_thermal = 0x20;
@@ -37,7 +38,10 @@ inline constexpr std::uint64_t slowing = sw_power_cap | hw_slowdown | sw_thermal
 // when a slowing reason was set, or when its SM clock reads more than
 // `clock_drop` below the highest SM clock of the rounds so far (a clock that
 // stepped down without saying why still changed what a call costs). The
-// highest clock is the device's unthrottled state on a GPU that boosts.
+// highest clock is the device's unthrottled state on a GPU that boosts. A
+// reading the device took while idle (the round's calls had finished and it
+// began lowering its clocks) says nothing about the clock the calls ran at, so
+// its clock counts neither as a drop nor as the highest.
 class ClockWatch {
 public:
     static constexpr double default_clock_drop = 0.03;
