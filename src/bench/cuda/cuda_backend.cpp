@@ -259,11 +259,17 @@ public:
         check(finished, "the profiled call (a kernel failed)");
         check(marked, "marking the profiled call's window end");
         check(cudaGetLastError(), "the profiled call's kernel launch");
-        if (!collector) {
-            std::cerr << "[forge bench] " << label << ": no per-kernel table: " << no_table_because << "\n";
-            return Profile{};
+        if (collector) {
+            // CUPTI trouble after the call (dropped records, a failed flush) costs
+            // the table, not the run's timings.
+            try {
+                return profile_of(collector->finish(), cupti_stream_id(harness_stream_.get()));
+            } catch (const BenchError& e) {
+                no_table_because = e.what();
+            }
         }
-        return profile_of(collector->finish(), cupti_stream_id(harness_stream_.get()));
+        std::cerr << "[forge bench] " << label << ": no per-kernel table: " << no_table_because << "\n";
+        return Profile{};
     }
 
 private:
