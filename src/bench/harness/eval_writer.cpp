@@ -25,6 +25,11 @@ nlohmann::json samples_json(const SideRecord& side) {
 
 nlohmann::json interval_json(const stats::RatioInterval& interval) { return {interval.low, interval.high}; }
 
+// A value, or null where it is unknown.
+nlohmann::json figure(const std::optional<double>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
 // The GPU's clocks after a round: null where the backend reads none.
 nlohmann::json clocks_json(const std::optional<ClockReading>& clocks) {
     if (!clocks) return nullptr;
@@ -46,6 +51,8 @@ nlohmann::json rounds_json(const WorkloadRecord& w) {
                           {"calibration_ms", round.calibration_ms},
                           {"memory_calibration_ms", round.memory_calibration_ms},
                           {"preempted", round.preempted},
+                          {"reference_wait_ms", figure(round.reference_wait_ms)},
+                          {"student_wait_ms", figure(round.student_wait_ms)},
                           {"throttled", round.throttled},
                           {"clocks", clocks_json(round.clocks)},
                           {"used", round.used}});
@@ -89,7 +96,9 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
             {"retake_busy_workloads", p.retake_busy_workloads},
             {"warmup_s", p.warmup_s},
             {"order", "alternating (reference first in even rounds)"},
-            {"estimator", "exp(median of per-round log(reference_ms / student_ms))"},
+            {"estimator",
+             "exp(median of per-round log((reference_ms - reference_wait_ms) / (student_ms - student_wait_ms))), "
+             "a wait that is null counting as 0"},
             {"interval", "hull of the sign-test interval and Student's t on the layouts' medians"},
             {"round_selection",
              "quiet rounds (no preempted call, no throttled GPU, memory calibration within 30% of the "
@@ -188,10 +197,6 @@ nlohmann::json geomean_or_null(const std::vector<double>& values) {
         if (!(value > 0.0)) return nullptr;
     }
     return stats::geometric_mean(values);
-}
-
-nlohmann::json figure(const std::optional<double>& value) {
-    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
 nlohmann::json throughput_json(const SideThroughput& t) {

@@ -2,17 +2,37 @@
 
 #include <fcntl.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace forge::bench {
 
+std::optional<double> run_queue_wait_ms(const SchedulerReading& before, const SchedulerReading& after) noexcept {
+    if (before.run_queue_ns < 0 || after.run_queue_ns < 0) return std::nullopt;
+    return static_cast<double>(after.run_queue_ns - before.run_queue_ns) * 1e-6;
+}
+
+std::optional<double> other_threads_cpu_ms(const SchedulerReading& before, const SchedulerReading& after) noexcept {
+    if (before.process_cpu_ns < 0 || after.process_cpu_ns < 0 || before.thread_cpu_ns < 0 || after.thread_cpu_ns < 0) {
+        return std::nullopt;
+    }
+    const std::int64_t others_ns =
+        (after.process_cpu_ns - before.process_cpu_ns) - (after.thread_cpu_ns - before.thread_cpu_ns);
+    return static_cast<double>(std::max<std::int64_t>(others_ns, 0)) * 1e-6;
+}
+
+double foreign_wait_in_call_ms(double wait_ms, double bracket_ms, double call_ms, double other_threads_ms) noexcept {
+    const double outside_ms = std::max(0.0, bracket_ms - call_ms);
+    return std::clamp(wait_ms - outside_ms - std::max(0.0, other_threads_ms), 0.0, std::max(0.0, call_ms));
+}
+
 bool preempted(const SchedulerReading& before, const SchedulerReading& after, double call_ms,
                double tolerated_fraction) noexcept {
-    if (before.run_queue_ns >= 0 && after.run_queue_ns >= 0) {
-        const auto waited_ns = static_cast<double>(after.run_queue_ns - before.run_queue_ns);
-        return waited_ns > tolerated_fraction * call_ms * 1e6;
+    if (const std::optional<double> waited_ms = run_queue_wait_ms(before, after)) {
+        return *waited_ms > tolerated_fraction * call_ms;
     }
     return before.involuntary_switches >= 0 && after.involuntary_switches != before.involuntary_switches;
 }
@@ -27,6 +47,13 @@ SchedulerReading SchedulerWatch::read() const noexcept {
     SchedulerReading reading;
     rusage usage{};
     if (::getrusage(RUSAGE_THREAD, &usage) == 0) reading.involuntary_switches = usage.ru_nivcsw;
+    timespec cpu{};
+    if (::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu) == 0) {
+        reading.process_cpu_ns = static_cast<std::int64_t>(cpu.tv_sec) * 1'000'000'000 + cpu.tv_nsec;
+    }
+    if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0) {
+        reading.thread_cpu_ns = static_cast<std::int64_t>(cpu.tv_sec) * 1'000'000'000 + cpu.tv_nsec;
+    }
     // "<ns on the CPU> <ns waiting on a run queue> <times run>"
     char text[96];
     if (schedstat_ < 0) return reading;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 namespace forge::bench {
 
@@ -17,7 +18,29 @@ namespace forge::bench {
 struct SchedulerReading {
     long involuntary_switches = -1;  // getrusage(RUSAGE_THREAD); -1: unknown
     std::int64_t run_queue_ns = -1;  // time spent runnable but not running (schedstat); -1: unknown
+    std::int64_t process_cpu_ns = -1;  // CPU time of all the process's threads; -1: unknown
+    std::int64_t thread_cpu_ns = -1;   // CPU time of this thread; -1: unknown
 };
+
+// How long the thread waited on a run queue between the two readings, in ms;
+// nothing where the system does not count it.
+[[nodiscard]] std::optional<double> run_queue_wait_ms(const SchedulerReading& before,
+                                                      const SchedulerReading& after) noexcept;
+
+// The CPU time the process's other threads took between the two readings, in
+// ms; nothing where it is not known.
+[[nodiscard]] std::optional<double> other_threads_cpu_ms(const SchedulerReading& before,
+                                                         const SchedulerReading& after) noexcept;
+
+// Of `wait_ms` waited between two readings `bracket_ms` apart, what another
+// process took from the `call_ms` call between them: at least what neither the
+// time outside the call nor `other_threads_ms`, the CPU time the process's
+// other threads took meanwhile, can hold. A preemption lands at a return to
+// user mode as often as not, so the readings' own system calls are where one
+// outside the call happens; and a side's own threads may have taken this CPU,
+// which is the side's work, not a neighbour's.
+[[nodiscard]] double foreign_wait_in_call_ms(double wait_ms, double bracket_ms, double call_ms,
+                                             double other_threads_ms) noexcept;
 
 // A call was preempted when its thread waited on a run queue during it for more
 // than `tolerated_fraction` of the call's time; where the system does not

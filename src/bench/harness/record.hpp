@@ -77,13 +77,23 @@ struct Round {
     double memory_calibration_ms = 0.0;  // the memory calibration timed after it
     bool used = true;                  // among the rounds the ratio comes from
     bool preempted = false;            // a call of the round was descheduled
+    // How long another process kept each call's timing thread from its CPU
+    // inside its reading (its run-queue wait, less what the side's own threads
+    // may have taken; HOST, where the system counts it).
+    std::optional<double> reference_wait_ms;
+    std::optional<double> student_wait_ms;
     std::optional<ClockReading> clocks;  // the GPU's clocks after the round, where the backend reads them
     bool throttled = false;            // the GPU slowed itself during the round (ClockWatch)
 
-    // log(reference_ms / student_ms); a call faster than the clock resolves
-    // reads 0 and counts as one clock tick (1 ns), not log(0).
+    // log(reference_ms / student_ms), each call's wait for its CPU taken out: a
+    // long call waits through more of a neighbour's time slices than a short one,
+    // which would bend the ratio towards the shorter side. What the neighbour
+    // evicted meanwhile stays in. A call faster than the clock resolves reads 0
+    // and counts as one clock tick (1 ns), not log(0).
     [[nodiscard]] double log_ratio() const {
-        return std::log(std::max(reference_ms, 1e-6) / std::max(student_ms, 1e-6));
+        const double reference = reference_ms - reference_wait_ms.value_or(0.0);
+        const double student = student_ms - student_wait_ms.value_or(0.0);
+        return std::log(std::max(reference, 1e-6) / std::max(student, 1e-6));
     }
 };
 

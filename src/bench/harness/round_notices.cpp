@@ -39,10 +39,17 @@ std::string too_few_quiet(const WorkloadRecord& result, const StoppingParameters
 
 std::string preempted_kept(const WorkloadRecord& result, std::size_t preempted) {
     std::ostringstream message;
+    const bool waits_known = std::all_of(result.rounds.begin(), result.rounds.end(), [](const Round& round) {
+        return round.reference_wait_ms && round.student_wait_ms;
+    });
     message << preempted << " of " << result.rounds.size()
             << " rounds had a call preempted by the scheduler (another process wanted this CPU), too many to set "
-               "aside: the ratio includes time the bench was descheduled, which weighs on the longer call; run on "
-               "an idle machine";
+               "aside: "
+            << (waits_known ? "the time another process kept each call from its CPU is taken out of its time (the "
+                              "rounds' reference_wait_ms and student_wait_ms), what it evicted from the caches "
+                              "meanwhile is not"
+                            : "the ratio includes time the bench was descheduled, which weighs on the longer call")
+            << "; run on an idle machine";
     return message.str();
 }
 

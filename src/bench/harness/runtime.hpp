@@ -99,6 +99,10 @@ public:
     // return. CUDA: events, the window ending device-wide; everything the call left
     // on the device has finished before this returns.
     [[nodiscard]] virtual double time_call(const std::function<void()>& call) = 0;
+    // Whether time_call's reading is the calling thread's own wall time (HOST), so
+    // that the time the thread waited for its CPU is inside it; a CUDA reading is
+    // the device's, which a waiting host thread may or may not have delayed.
+    [[nodiscard]] virtual bool reads_thread_time() const { return false; }
     // Milliseconds of `count` calls issued back to back.
     [[nodiscard]] virtual double time_calls(const std::function<void()>& call, int count) = 0;
     // Starts noting the kernels calls launch; nullptr when this backend cannot see

@@ -438,6 +438,7 @@ private:
     struct Sample {
         double ms = 0.0;
         bool preempted = false;  // the timing thread was descheduled during the call
+        std::optional<double> wait_ms;  // how long it waited for its CPU inside the reading, where known
     };
 
     // One timed call of a side on input variant v, from a flushed cache; its
@@ -447,10 +448,18 @@ private:
         runtime_.flush_cache();
         touch_bookkeeping(state);
         std::unique_ptr<LaunchLog> launches = runtime_.log_launches();
+        const std::int64_t bracket_start = now_ns();
         const SchedulerReading before = scheduler_.read();
         Sample sample;
         sample.ms = runtime_.time_call([&] { call(state); });
-        sample.preempted = preempted(before, scheduler_.read(), sample.ms);
+        const SchedulerReading after = scheduler_.read();
+        const double bracket_ms = static_cast<double>(now_ns() - bracket_start) * 1e-6;
+        sample.preempted = preempted(before, after, sample.ms);
+        const std::optional<double> waited_ms = run_queue_wait_ms(before, after);
+        const std::optional<double> other_threads_ms = other_threads_cpu_ms(before, after);
+        if (waited_ms && other_threads_ms && runtime_.reads_thread_time()) {
+            sample.wait_ms = foreign_wait_in_call_ms(*waited_ms, bracket_ms, sample.ms, *other_threads_ms);
+        }
         if (launches) {
             note_kernel_set(state.sample_kernels, launches->names());
             launches.reset();
@@ -521,6 +530,7 @@ private:
             for (Side s : {round.first, second}) {
                 const Sample sample = timed_sample(side(s), round.input_variant);
                 (s == Side::reference ? round.reference_ms : round.student_ms) = sample.ms;
+                (s == Side::reference ? round.reference_wait_ms : round.student_wait_ms) = sample.wait_ms;
                 round.preempted = round.preempted || sample.preempted;
             }
             round.clocks = runtime_.read_clocks();

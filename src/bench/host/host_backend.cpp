@@ -133,6 +133,7 @@ public:
     }
 
     [[nodiscard]] double time_call(const std::function<void()>& call) override { return time_calls(call, 1); }
+    [[nodiscard]] bool reads_thread_time() const override { return true; }
 
     [[nodiscard]] double time_calls(const std::function<void()>& call, int count) override {
         // One read first: the flush evicted the clock's code and data, and those
