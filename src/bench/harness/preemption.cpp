@@ -37,6 +37,17 @@ bool preempted(const SchedulerReading& before, const SchedulerReading& after, do
     return before.involuntary_switches >= 0 && after.involuntary_switches != before.involuntary_switches;
 }
 
+namespace {
+
+// -1 when the clock cannot be read, as SchedulerReading marks a field it lacks.
+std::int64_t cpu_clock_ns(clockid_t clock) noexcept {
+    timespec cpu{};
+    if (::clock_gettime(clock, &cpu) != 0) return -1;
+    return static_cast<std::int64_t>(cpu.tv_sec) * 1'000'000'000 + cpu.tv_nsec;
+}
+
+}  // namespace
+
 SchedulerWatch::SchedulerWatch() : schedstat_(::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)) {}
 
 SchedulerWatch::~SchedulerWatch() {
@@ -47,13 +58,8 @@ SchedulerReading SchedulerWatch::read() const noexcept {
     SchedulerReading reading;
     rusage usage{};
     if (::getrusage(RUSAGE_THREAD, &usage) == 0) reading.involuntary_switches = usage.ru_nivcsw;
-    timespec cpu{};
-    if (::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu) == 0) {
-        reading.process_cpu_ns = static_cast<std::int64_t>(cpu.tv_sec) * 1'000'000'000 + cpu.tv_nsec;
-    }
-    if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0) {
-        reading.thread_cpu_ns = static_cast<std::int64_t>(cpu.tv_sec) * 1'000'000'000 + cpu.tv_nsec;
-    }
+    reading.process_cpu_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+    reading.thread_cpu_ns = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
     // "<ns on the CPU> <ns waiting on a run queue> <times run>"
     char text[96];
     if (schedstat_ < 0) return reading;

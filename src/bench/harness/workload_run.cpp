@@ -438,7 +438,7 @@ private:
     struct Sample {
         double ms = 0.0;
         bool preempted = false;  // the timing thread was descheduled during the call
-        std::optional<double> wait_ms;  // how long it waited for its CPU inside the reading, where known
+        std::optional<double> wait_ms;  // how long another process kept it from its CPU inside the reading, where known
     };
 
     // One timed call of a side on input variant v, from a flushed cache; its
