@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "preemption.hpp"
 #include "regions.hpp"
 #include "timer.hpp"
 
@@ -48,6 +49,31 @@ void activate(std::unique_ptr<Recorder> recorder) {
 
 }  // namespace
 
+region::counters& region::counters::operator+=(const counters& other) noexcept {
+    ns += other.ns;
+    run_queue_ns += other.run_queue_ns;
+    others_cpu_ns += other.others_cpu_ns;
+    known = known && other.known;
+    return *this;
+}
+
+region::counters region::counters::operator-(const counters& earlier) const noexcept {
+    return {ns - earlier.ns, run_queue_ns - earlier.run_queue_ns, others_cpu_ns - earlier.others_cpu_ns,
+            known && earlier.known};
+}
+
+// The thread's scheduling counters now; `ns` is the caller's to take, so that
+// the reading's own time lies outside the region's.
+region::counters region::read_counters() noexcept {
+    thread_local const SchedulerWatch watch;  // this thread's schedstat, kept open
+    const SchedulerReading reading = watch.read();
+    counters at;
+    at.run_queue_ns = reading.run_queue_ns;
+    at.others_cpu_ns = reading.process_cpu_ns - reading.thread_cpu_ns;
+    at.known = reading.run_queue_ns >= 0 && reading.process_cpu_ns >= 0 && reading.thread_cpu_ns >= 0;
+    return at;
+}
+
 region::region(const char* name) noexcept : name_(name) {
     if (active_recorder.load(std::memory_order_relaxed) == nullptr) return;
     Recorder* recorder = active_recorder.load(std::memory_order_acquire);
@@ -59,18 +85,32 @@ region::region(const char* name) noexcept : name_(name) {
     recording_ = true;
     parent_ = innermost;
     innermost = this;
+    const std::int64_t entry_ns = now_ns();
+    entry_ = read_counters();
+    entry_.ns = entry_ns;
     start_ns_ = now_ns();
 }
 
 region::~region() {
     if (!recording_) return;
     const std::int64_t elapsed = now_ns() - start_ns_;
+    counters exit = read_counters();
+    exit.ns = now_ns();
     innermost = parent_;
-    if (parent_ != nullptr) parent_->child_ns_ += elapsed;
+    // From entry to exit, the readings included: the parent's own time and wait leave all of it out.
+    const counters bracket = exit - entry_;
+    if (parent_ != nullptr) parent_->children_ += bracket;
+    const counters own = bracket - children_;
+    const double own_ms = static_cast<double>(elapsed - children_.ns) * 1e-6;
+    const double foreign_ms =
+        own.known ? foreign_wait_in_call_ms(static_cast<double>(own.run_queue_ns) * 1e-6,
+                                            static_cast<double>(own.ns) * 1e-6, own_ms,
+                                            static_cast<double>(own.others_cpu_ns) * 1e-6)
+                  : 0.0;
     Recorder* recorder = active_recorder.load(std::memory_order_acquire);
     if (recorder == nullptr) return;  // the recording ended while this region was open
     const std::lock_guard lock(recorder->mutex);
-    recorder->rows.push_back(KernelRow{name_, 1, static_cast<double>(elapsed - child_ns_), 0.0});
+    recorder->rows.push_back(KernelRow{name_, 1, (own_ms - foreign_ms) * 1e6, 0.0});
 }
 
 RegionRecording::RegionRecording() { activate(std::make_unique<Recorder>()); }

@@ -68,12 +68,16 @@ BOOST_AUTO_TEST_CASE(the_other_threads_cpu_time_is_the_process_s_less_this_threa
     BOOST_TEST(!fb::other_threads_cpu_ms(before, {.process_cpu_ns = -1, .thread_cpu_ns = 8'000'000}).has_value());
 }
 
-BOOST_AUTO_TEST_CASE(a_rounds_ratio_takes_each_calls_wait_for_its_cpu_out) {
+BOOST_AUTO_TEST_CASE(a_rounds_ratio_and_calls_take_each_calls_wait_for_its_cpu_out) {
     // Beside a neighbour that always wants the CPU, an 8 ms call loses a 4 ms
     // slice in most rounds and a 2 ms one in few: the raw readings' median ratio
-    // leans towards the shorter side, the waits taken out give the calls' own 4.
+    // leans towards the shorter side, the waits taken out give the calls' own 4,
+    // and each side's calls (the ms columns, which a credit's coverage divides
+    // its profiled regions by) read the calls' own times.
     std::vector<double> raw;
     std::vector<double> without_waits;
+    std::vector<double> reference_calls;
+    std::vector<double> student_calls;
     for (int r = 0; r < 40; ++r) {
         fb::Round round;
         round.reference_wait_ms = (r % 5 < 3) ? 4.0 : 0.0;
@@ -82,13 +86,18 @@ BOOST_AUTO_TEST_CASE(a_rounds_ratio_takes_each_calls_wait_for_its_cpu_out) {
         round.student_ms = 2.0 + *round.student_wait_ms;
         raw.push_back(std::log(round.reference_ms / round.student_ms));
         without_waits.push_back(round.log_ratio());
+        reference_calls.push_back(round.reference_call_ms());
+        student_calls.push_back(round.student_call_ms());
     }
     BOOST_TEST(std::exp(forge::stats::median(raw)) > 4.8);  // sqrt(4 * 6): half the rounds read 6
     BOOST_TEST(std::exp(forge::stats::median(without_waits)) == 4.0, boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(forge::stats::median(reference_calls) == 8.0, boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(forge::stats::median(student_calls) == 2.0, boost::test_tools::tolerance(1e-12));
     fb::Round unknown;  // CUDA, or no schedstat: the readings as they are
     unknown.reference_ms = 12.0;
     unknown.student_ms = 2.0;
     BOOST_TEST(std::exp(unknown.log_ratio()) == 6.0, boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(unknown.reference_call_ms() == 12.0);
 }
 
 BOOST_AUTO_TEST_CASE(the_watch_reads_this_threads_counters) {

@@ -29,6 +29,14 @@ double foreign_wait_in_call_ms(double wait_ms, double bracket_ms, double call_ms
     return std::clamp(wait_ms - outside_ms - std::max(0.0, other_threads_ms), 0.0, std::max(0.0, call_ms));
 }
 
+std::optional<double> foreign_wait_ms(const SchedulerReading& before, const SchedulerReading& after,
+                                      double bracket_ms, double call_ms) noexcept {
+    const std::optional<double> waited_ms = run_queue_wait_ms(before, after);
+    const std::optional<double> other_threads_ms = other_threads_cpu_ms(before, after);
+    if (!waited_ms || !other_threads_ms) return std::nullopt;
+    return foreign_wait_in_call_ms(*waited_ms, bracket_ms, call_ms, *other_threads_ms);
+}
+
 bool preempted(const SchedulerReading& before, const SchedulerReading& after, double call_ms,
                double tolerated_fraction) noexcept {
     if (const std::optional<double> waited_ms = run_queue_wait_ms(before, after)) {

@@ -42,6 +42,12 @@ struct SchedulerReading {
 [[nodiscard]] double foreign_wait_in_call_ms(double wait_ms, double bracket_ms, double call_ms,
                                              double other_threads_ms) noexcept;
 
+// foreign_wait_in_call_ms from the readings around a call `bracket_ms` apart
+// (the first taken after the bracket's start, the second before its end);
+// nothing where the system does not count the wait or the CPU time.
+[[nodiscard]] std::optional<double> foreign_wait_ms(const SchedulerReading& before, const SchedulerReading& after,
+                                                    double bracket_ms, double call_ms) noexcept;
+
 // A call was preempted when its thread waited on a run queue during it for more
 // than `tolerated_fraction` of the call's time; where the system does not
 // count that wait, when it was switched out involuntarily at all.

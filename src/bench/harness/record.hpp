@@ -85,15 +85,19 @@ struct Round {
     std::optional<ClockReading> clocks;  // the GPU's clocks after the round, where the backend reads them
     bool throttled = false;            // the GPU slowed itself during the round (ClockWatch)
 
-    // log(reference_ms / student_ms), each call's wait for its CPU taken out: a
-    // long call waits through more of a neighbour's time slices than a short one,
-    // which would bend the ratio towards the shorter side. What the neighbour
-    // evicted meanwhile stays in. A call faster than the clock resolves reads 0
-    // and counts as one clock tick (1 ns), not log(0).
+    // A side's call as the ratio and the ms columns take it: its reading less
+    // the wait another process imposed on it. A long call waits through more of
+    // a neighbour's time slices than a short one, which would bend the ratio
+    // towards the shorter side, and a call's time against its profiled regions'
+    // (the credit's coverage) would read the neighbour's share of the CPU. What
+    // the neighbour evicted meanwhile stays in.
+    [[nodiscard]] double reference_call_ms() const { return reference_ms - reference_wait_ms.value_or(0.0); }
+    [[nodiscard]] double student_call_ms() const { return student_ms - student_wait_ms.value_or(0.0); }
+
+    // log(reference / student call). A call faster than the clock resolves reads
+    // 0 and counts as one clock tick (1 ns), not log(0).
     [[nodiscard]] double log_ratio() const {
-        const double reference = reference_ms - reference_wait_ms.value_or(0.0);
-        const double student = student_ms - student_wait_ms.value_or(0.0);
-        return std::log(std::max(reference, 1e-6) / std::max(student, 1e-6));
+        return std::log(std::max(reference_call_ms(), 1e-6) / std::max(student_call_ms(), 1e-6));
     }
 };
 

@@ -455,11 +455,7 @@ private:
         const SchedulerReading after = scheduler_.read();
         const double bracket_ms = static_cast<double>(now_ns() - bracket_start) * 1e-6;
         sample.preempted = preempted(before, after, sample.ms);
-        const std::optional<double> waited_ms = run_queue_wait_ms(before, after);
-        const std::optional<double> other_threads_ms = other_threads_cpu_ms(before, after);
-        if (waited_ms && other_threads_ms && runtime_.reads_thread_time()) {
-            sample.wait_ms = foreign_wait_in_call_ms(*waited_ms, bracket_ms, sample.ms, *other_threads_ms);
-        }
+        if (runtime_.reads_thread_time()) sample.wait_ms = foreign_wait_ms(before, after, bracket_ms, sample.ms);
         if (launches) {
             note_kernel_set(state.sample_kernels, launches->names());
             launches.reset();
@@ -556,15 +552,15 @@ private:
                                (continued_ != nullptr ? continued_->rounds_wall_s : 0.0);
         result.measured_s = criterion.measured_s();
 
-        // The ms columns come from the same rounds as the ratio.
+        // The ms columns come from the same rounds and readings as the ratio.
         std::vector<double> reference_ms;
         std::vector<double> student_ms;
         std::vector<double> calibration_ms;
         for (const Round& round : result.rounds) {
             calibration_ms.push_back(round.calibration_ms);
             if (!round.used) continue;
-            reference_ms.push_back(round.reference_ms);
-            student_ms.push_back(round.student_ms);
+            reference_ms.push_back(round.reference_call_ms());
+            student_ms.push_back(round.student_call_ms());
         }
         result.reference.samples = stats::summarize(reference_ms);
         result.student.samples = stats::summarize(student_ms);

@@ -12,6 +12,7 @@
 #include "cache_flush.hpp"
 #include "flush_probe.hpp"
 #include "guarded_memory.hpp"
+#include "preemption.hpp"
 #include "regions.hpp"
 #include "runtime.hpp"
 #include "sysfs.hpp"
@@ -150,12 +151,19 @@ public:
 
     // HOST sees no work a call leaves to threads of its own (the README's threat
     // model): `late` stays empty.
+    // The call's time and each region's leave out what another process took
+    // from their CPU, as a timed call's does (Round::reference_call_ms).
     [[nodiscard]] Profile profile_call(const std::function<void()>& call, const std::string&) override {
         std::vector<KernelRow> rows;
-        double wall_ns = 0.0;
+        double call_ms = 0.0;
         {
             RegionRecording recording;
-            wall_ns = time_call(call) * 1e6;
+            const std::int64_t bracket_start = now_ns();
+            const SchedulerReading before = scheduler_.read();
+            call_ms = time_call(call);
+            const SchedulerReading after = scheduler_.read();
+            const double bracket_ms = static_cast<double>(now_ns() - bracket_start) * 1e-6;
+            call_ms -= foreign_wait_ms(before, after, bracket_ms, call_ms).value_or(0.0);
             rows = recording.rows();
         }
         Profile profile;
@@ -164,8 +172,8 @@ public:
             marked_ns += row.time_ns;
             profile.launched.insert(row.name);
         }
-        // Regions on other threads can add up to more than the call's wall time.
-        rows.push_back(KernelRow{std::string(unmarked_region_row), 1, std::max(0.0, wall_ns - marked_ns), 0.0});
+        // Regions on other threads can add up to more than the call's time.
+        rows.push_back(KernelRow{std::string(unmarked_region_row), 1, std::max(0.0, call_ms * 1e6 - marked_ns), 0.0});
         profile.kernels = merge_by_name(std::move(rows));
         profile.kernels.profiler = ProfilerDigest{profile.kernels.total_ns(), 1};
         return profile;
@@ -173,6 +181,7 @@ public:
 
 private:
     TimingThreadPin pin_;  // first: the flush probe already runs pinned
+    SchedulerWatch scheduler_;  // the timing thread's
     CacheSize cache_;
     CacheFlusher flusher_;
     FlushProbe probe_;
