@@ -1,10 +1,12 @@
 #include "forge/bench/region.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "preemption.hpp"
@@ -24,6 +26,10 @@ thread_local region* innermost = nullptr;  // the open recording region on this 
 struct Recorder {
     std::mutex mutex;
     std::vector<KernelRow> rows;
+    // The regions' own readings on the recording thread outside every region,
+    // which the call's (unmarked) row leaves out.
+    std::thread::id recording_thread = std::this_thread::get_id();
+    std::atomic<std::int64_t> readings_ns{0};
     // A name log (RegionNameLog) notes names only, lock-free: it runs inside timed calls.
     bool names_only = false;
     std::array<std::atomic<const char*>, max_logged_names> names{};
@@ -52,26 +58,20 @@ void activate(std::unique_ptr<Recorder> recorder) {
 region::counters& region::counters::operator+=(const counters& other) noexcept {
     ns += other.ns;
     run_queue_ns += other.run_queue_ns;
-    others_cpu_ns += other.others_cpu_ns;
     known = known && other.known;
     return *this;
 }
 
 region::counters region::counters::operator-(const counters& earlier) const noexcept {
-    return {ns - earlier.ns, run_queue_ns - earlier.run_queue_ns, others_cpu_ns - earlier.others_cpu_ns,
-            known && earlier.known};
+    return {ns - earlier.ns, run_queue_ns - earlier.run_queue_ns, known && earlier.known};
 }
 
-// The thread's scheduling counters now; `ns` is the caller's to take, so that
-// the reading's own time lies outside the region's.
+// The thread's run-queue wait now; `ns` is the caller's to take, so that the
+// reading's own time lies outside the region's.
 region::counters region::read_counters() noexcept {
     thread_local const SchedulerWatch watch;  // this thread's schedstat, kept open
-    const SchedulerReading reading = watch.read();
-    counters at;
-    at.run_queue_ns = reading.run_queue_ns;
-    at.others_cpu_ns = reading.process_cpu_ns - reading.thread_cpu_ns;
-    at.known = reading.run_queue_ns >= 0 && reading.process_cpu_ns >= 0 && reading.thread_cpu_ns >= 0;
-    return at;
+    const std::int64_t waited = watch.run_queue_ns();
+    return {0, waited, waited >= 0};
 }
 
 region::region(const char* name) noexcept : name_(name) {
@@ -97,20 +97,30 @@ region::~region() {
     counters exit = read_counters();
     exit.ns = now_ns();
     innermost = parent_;
-    // From entry to exit, the readings included: the parent's own time and wait leave all of it out.
-    const counters bracket = exit - entry_;
-    if (parent_ != nullptr) parent_->children_ += bracket;
-    const counters own = bracket - children_;
+    const counters own = exit - entry_ - children_;
     const double own_ms = static_cast<double>(elapsed - children_.ns) * 1e-6;
-    const double foreign_ms =
-        own.known ? foreign_wait_in_call_ms(static_cast<double>(own.run_queue_ns) * 1e-6,
-                                            static_cast<double>(own.ns) * 1e-6, own_ms,
-                                            static_cast<double>(own.others_cpu_ns) * 1e-6)
-                  : 0.0;
+    // The side's own threads' CPU time is not read here (two more system calls
+    // per region): the call's time leaves it in, and (unmarked) takes up any
+    // of it a region left out.
+    const double wait_ms = own.known ? static_cast<double>(own.run_queue_ns) * 1e-6 : 0.0;
+    const double foreign_ms = foreign_wait_in_call_ms(wait_ms, static_cast<double>(own.ns) * 1e-6, own_ms, 0.0);
     Recorder* recorder = active_recorder.load(std::memory_order_acquire);
-    if (recorder == nullptr) return;  // the recording ended while this region was open
-    const std::lock_guard lock(recorder->mutex);
-    recorder->rows.push_back(KernelRow{name_, 1, (own_ms - foreign_ms) * 1e6, 0.0});
+    if (recorder != nullptr) {  // null: the recording ended while this region was open
+        const std::lock_guard lock(recorder->mutex);
+        recorder->rows.push_back(KernelRow{name_, 1, (own_ms - foreign_ms) * 1e6, 0.0});
+    }
+    // From entry to here, the readings and the row's recording included: the
+    // parent's own time and wait leave all of it out, and so does (unmarked).
+    counters bracket = exit - entry_;
+    bracket.ns = now_ns() - entry_.ns;
+    if (parent_ != nullptr) {
+        parent_->children_ += bracket;
+    } else if (recorder != nullptr && std::this_thread::get_id() == recorder->recording_thread) {
+        // Less the wait that landed outside the region's own time: the call's wait holds it.
+        const double outside_ms = static_cast<double>(bracket.ns - elapsed) * 1e-6 - (wait_ms - foreign_ms);
+        recorder->readings_ns.fetch_add(static_cast<std::int64_t>(std::max(0.0, outside_ms) * 1e6),
+                                        std::memory_order_relaxed);
+    }
 }
 
 RegionRecording::RegionRecording() { activate(std::make_unique<Recorder>()); }
@@ -121,6 +131,11 @@ std::vector<KernelRow> RegionRecording::rows() const {
     Recorder* recorder = active_recorder.load(std::memory_order_acquire);
     const std::lock_guard lock(recorder->mutex);
     return recorder->rows;
+}
+
+double RegionRecording::readings_ns() const {
+    const Recorder* recorder = active_recorder.load(std::memory_order_acquire);
+    return static_cast<double>(recorder->readings_ns.load(std::memory_order_relaxed));
 }
 
 RegionNameLog::RegionNameLog() {

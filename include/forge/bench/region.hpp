@@ -11,9 +11,9 @@
 // Time is exclusive (a nested region's time is not counted again in its parent);
 // time in the profiled call outside every region becomes the "(unmarked)" row, so
 // the table always adds up to the call. Regions are meant for the calling thread.
-// In the profiled call a region also reads its thread's scheduling counters at
-// entry and exit (a few system calls, outside its own time), so that its time
-// leaves out what another process took from its CPU, as the timed calls' does.
+// In the profiled call a region also reads its thread's run-queue wait at entry
+// and exit (two reads of /proc, a few us, in no row), so that its time leaves
+// out what another process took from its CPU, as the timed calls' does.
 #pragma once
 
 #include <cstdint>
@@ -28,13 +28,12 @@ public:
     region& operator=(const region&) = delete;
 
 private:
-    // The thread's clock and scheduling counters at one moment, or their change
-    // over a stretch.
+    // The thread's clock and run-queue wait at one moment, or their change over
+    // a stretch.
     struct counters {
         std::int64_t ns = 0;
-        std::int64_t run_queue_ns = 0;   // waited for its CPU
-        std::int64_t others_cpu_ns = 0;  // CPU time the process's other threads took
-        bool known = true;               // whether the system counts the last two
+        std::int64_t run_queue_ns = 0;
+        bool known = true;  // whether the system counts the wait
 
         counters& operator+=(const counters& other) noexcept;
         counters operator-(const counters& earlier) const noexcept;

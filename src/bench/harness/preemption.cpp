@@ -68,19 +68,23 @@ SchedulerReading SchedulerWatch::read() const noexcept {
     if (::getrusage(RUSAGE_THREAD, &usage) == 0) reading.involuntary_switches = usage.ru_nivcsw;
     reading.process_cpu_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     reading.thread_cpu_ns = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    reading.run_queue_ns = run_queue_ns();
+    return reading;
+}
+
+std::int64_t SchedulerWatch::run_queue_ns() const noexcept {
     // "<ns on the CPU> <ns waiting on a run queue> <times run>"
     char text[96];
-    if (schedstat_ < 0) return reading;
+    if (schedstat_ < 0) return -1;
     const ssize_t length = ::pread(schedstat_, text, sizeof(text) - 1, 0);
-    if (length <= 0) return reading;
+    if (length <= 0) return -1;
     text[length] = '\0';
     char* end = nullptr;
     (void)std::strtoll(text, &end, 10);
-    if (end == text) return reading;
+    if (end == text) return -1;
     const char* wait = end;
     const long long waited = std::strtoll(wait, &end, 10);
-    if (end != wait && waited >= 0) reading.run_queue_ns = waited;
-    return reading;
+    return end != wait && waited >= 0 ? waited : -1;
 }
 
 }  // namespace forge::bench

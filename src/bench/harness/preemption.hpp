@@ -65,6 +65,8 @@ public:
     SchedulerWatch& operator=(const SchedulerWatch&) = delete;
 
     [[nodiscard]] SchedulerReading read() const noexcept;
+    // Only the run-queue wait so far (one read of schedstat); -1: unknown.
+    [[nodiscard]] std::int64_t run_queue_ns() const noexcept;
 
 private:
     int schedstat_ = -1;

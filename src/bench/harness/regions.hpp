@@ -20,6 +20,9 @@ public:
 
     // One row per region exit (name, 1 launch, exclusive ns), in exit order.
     [[nodiscard]] std::vector<KernelRow> rows() const;
+    // The time the regions' own readings took on the recording thread outside
+    // every region (the rows leave out those inside one).
+    [[nodiscard]] double readings_ns() const;
 };
 
 // The distinct kernels (HOST: regions) a call ran; `complete` is false when the

@@ -152,10 +152,12 @@ public:
     // HOST sees no work a call leaves to threads of its own (the README's threat
     // model): `late` stays empty.
     // The call's time and each region's leave out what another process took
-    // from their CPU, as a timed call's does (Round::reference_call_ms).
+    // from their CPU, as a timed call's does (Round::reference_call_ms), and
+    // (unmarked) the regions' readings of it.
     [[nodiscard]] Profile profile_call(const std::function<void()>& call, const std::string&) override {
         std::vector<KernelRow> rows;
         double call_ms = 0.0;
+        double readings_ns = 0.0;
         {
             RegionRecording recording;
             const std::int64_t bracket_start = now_ns();
@@ -165,6 +167,7 @@ public:
             const double bracket_ms = static_cast<double>(now_ns() - bracket_start) * 1e-6;
             call_ms -= foreign_wait_ms(before, after, bracket_ms, call_ms).value_or(0.0);
             rows = recording.rows();
+            readings_ns = recording.readings_ns();
         }
         Profile profile;
         double marked_ns = 0.0;
@@ -173,7 +176,8 @@ public:
             profile.launched.insert(row.name);
         }
         // Regions on other threads can add up to more than the call's time.
-        rows.push_back(KernelRow{std::string(unmarked_region_row), 1, std::max(0.0, call_ms * 1e6 - marked_ns), 0.0});
+        const double unmarked_ns = std::max(0.0, call_ms * 1e6 - marked_ns - readings_ns);
+        rows.push_back(KernelRow{std::string(unmarked_region_row), 1, unmarked_ns, 0.0});
         profile.kernels = merge_by_name(std::move(rows));
         profile.kernels.profiler = ProfilerDigest{profile.kernels.total_ns(), 1};
         return profile;
