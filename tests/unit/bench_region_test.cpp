@@ -40,8 +40,7 @@ public:
         if (pid_ == 0) {
             ::sched_setaffinity(0, sizeof cpu, &cpu);
             ::alarm(10);  // never outlives a test that lost it
-            for (;;) {
-            }
+            for (;;) asm volatile("");  // a loop the compiler may not remove
         }
     }
     ~Neighbour() {
@@ -56,6 +55,33 @@ public:
 private:
     pid_t pid_;
 };
+
+// Pins this thread to the CPU it runs on, for the guard's life.
+class PinnedHere {
+public:
+    PinnedHere() {
+        ::sched_getaffinity(0, sizeof original_, &original_);
+        CPU_ZERO(&cpu_);
+        CPU_SET(::sched_getcpu(), &cpu_);
+        pinned_ = ::sched_setaffinity(0, sizeof cpu_, &cpu_) == 0;
+    }
+    ~PinnedHere() { ::sched_setaffinity(0, sizeof original_, &original_); }
+    PinnedHere(const PinnedHere&) = delete;
+    PinnedHere& operator=(const PinnedHere&) = delete;
+    [[nodiscard]] bool pinned() const { return pinned_; }
+    [[nodiscard]] const cpu_set_t& cpu() const { return cpu_; }
+
+private:
+    cpu_set_t original_{};
+    cpu_set_t cpu_{};
+    bool pinned_ = false;
+};
+
+bool system_counts_the_wait() {
+    if (std::ifstream("/proc/thread-self/schedstat")) return true;
+    BOOST_TEST_MESSAGE("no /proc/thread-self/schedstat: the system does not count the wait");
+    return false;
+}
 
 }  // namespace
 
@@ -109,20 +135,13 @@ BOOST_AUTO_TEST_CASE(a_regions_time_leaves_out_what_another_process_took_from_it
     // Beside a process spinning on the same CPU, each region's wall time is
     // about twice its work; the rows read the work: the profiled table then
     // reconciles with the timed calls, which leave that wait out too.
-    if (!std::ifstream("/proc/thread-self/schedstat")) {
-        BOOST_TEST_MESSAGE("no /proc/thread-self/schedstat: the system does not count the wait");
-        return;
-    }
-    cpu_set_t original;
-    BOOST_TEST_REQUIRE(::sched_getaffinity(0, sizeof original, &original) == 0);
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(::sched_getcpu(), &one);
-    BOOST_TEST_REQUIRE(::sched_setaffinity(0, sizeof one, &one) == 0);
+    if (!system_counts_the_wait()) return;
     std::vector<forge::KernelRow> rows;
     double wall_ms = 0.0;
     {
-        const Neighbour neighbour(one);
+        const PinnedHere here;
+        BOOST_TEST_REQUIRE(here.pinned());
+        const Neighbour neighbour(here.cpu());
         BOOST_TEST_REQUIRE(neighbour.running());
         std::this_thread::sleep_for(std::chrono::milliseconds(20));  // it is on the CPU
         fb::RegionRecording recording;
@@ -138,25 +157,27 @@ BOOST_AUTO_TEST_CASE(a_regions_time_leaves_out_what_another_process_took_from_it
         wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         rows = recording.rows();
     }
-    ::sched_setaffinity(0, sizeof original, &original);
     BOOST_TEST_REQUIRE(wall_ms > 90.0);  // the neighbour took a share of the CPU: there is a wait to leave out
     BOOST_TEST_REQUIRE(rows.size() == 2u);
     for (const forge::KernelRow& row : rows) {
         BOOST_TEST_CONTEXT(row.name << " read " << row.time_ns * 1e-6 << " ms of 30 ms work in " << wall_ms
                                     << " ms of wall time") {
             BOOST_TEST(row.time_ns >= 29e6);
-            BOOST_TEST(row.time_ns <= 36e6);
+            BOOST_TEST(row.time_ns <= 42e6);  // a VM's steal time counts as neither work nor wait
         }
     }
 }
 
 BOOST_AUTO_TEST_CASE(a_profiled_calls_table_leaves_out_its_regions_readings) {
-    // 2000 empty regions: their readings of the run-queue wait (a few us each)
-    // are no part of the call, and no row, (unmarked) included, holds them.
+    // 2000 empty regions, nested in pairs: their readings of the run-queue wait
+    // (a few us each) are no part of the call, and no row, (unmarked) and the
+    // outer regions included, holds them.
+    if (!system_counts_the_wait()) return;
     const std::unique_ptr<fb::Runtime> runtime = fb::make_host_runtime(1 << 20);
     const auto many_regions = [] {
-        for (int i = 0; i < 2000; ++i) {
-            fb::region r{"empty"};
+        for (int i = 0; i < 1000; ++i) {
+            fb::region outer{"outer"};
+            fb::region inner{"inner"};
         }
     };
     const auto start = std::chrono::steady_clock::now();

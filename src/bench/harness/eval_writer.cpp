@@ -98,7 +98,8 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
             {"order", "alternating (reference first in even rounds)"},
             {"estimator",
              "exp(median of per-round log((reference_ms - reference_wait_ms) / (student_ms - student_wait_ms))), "
-             "a wait that is null counting as 0"},
+             "a wait that is null counting as 0; each side's ms (samples) the median of its readings less their "
+             "waits over the same rounds"},
             {"interval", "hull of the sign-test interval and Student's t on the layouts' medians"},
             {"round_selection",
              "quiet rounds (no preempted call, no throttled GPU, memory calibration within 30% of the "

@@ -20,8 +20,8 @@ public:
 
     // One row per region exit (name, 1 launch, exclusive ns), in exit order.
     [[nodiscard]] std::vector<KernelRow> rows() const;
-    // The time the regions' own readings took on the recording thread outside
-    // every region (the rows leave out those inside one).
+    // The time the regions' own readings (and the recording of their rows) took
+    // on the recording thread, which no row holds.
     [[nodiscard]] double readings_ns() const;
 };
 
