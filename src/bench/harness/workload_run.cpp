@@ -441,6 +441,20 @@ private:
         std::optional<double> wait_ms;  // how long another process kept it from its CPU inside the reading, where known
     };
 
+    // A reading of `timed` (ms), with whether the scheduler preempted it and,
+    // where the reading is the thread's own time, the wait inside it.
+    Sample scheduled_reading(const std::function<double()>& timed) {
+        const std::int64_t bracket_start = now_ns();
+        const SchedulerReading before = scheduler_.read();
+        Sample sample;
+        sample.ms = timed();
+        const SchedulerReading after = scheduler_.read();
+        const double bracket_ms = static_cast<double>(now_ns() - bracket_start) * 1e-6;
+        sample.preempted = preempted(before, after, sample.ms);
+        if (runtime_.reads_thread_time()) sample.wait_ms = foreign_wait_ms(before, after, bracket_ms, sample.ms);
+        return sample;
+    }
+
     // One timed call of a side on input variant v, from a flushed cache; its
     // outputs, guards and prep tensors checked right after.
     Sample timed_sample(SideState& state, int v) {
@@ -448,14 +462,7 @@ private:
         runtime_.flush_cache();
         touch_bookkeeping(state);
         std::unique_ptr<LaunchLog> launches = runtime_.log_launches();
-        const std::int64_t bracket_start = now_ns();
-        const SchedulerReading before = scheduler_.read();
-        Sample sample;
-        sample.ms = runtime_.time_call([&] { call(state); });
-        const SchedulerReading after = scheduler_.read();
-        const double bracket_ms = static_cast<double>(now_ns() - bracket_start) * 1e-6;
-        sample.preempted = preempted(before, after, sample.ms);
-        if (runtime_.reads_thread_time()) sample.wait_ms = foreign_wait_ms(before, after, bracket_ms, sample.ms);
+        const Sample sample = scheduled_reading([&] { return runtime_.time_call([&] { call(state); }); });
         if (launches) {
             note_kernel_set(state.sample_kernels, launches->names());
             launches.reset();
@@ -570,7 +577,8 @@ private:
 
     // Pipelined: N calls back to back on one input set, from a flushed cache;
     // the sides' repeats interleaved in alternating order, like the rounds, so a
-    // change of machine state does not land on one side's block only.
+    // change of machine state does not land on one side's block only; each
+    // batch less its wait for its CPU, as the ms columns.
     void measure_pipelined(WorkloadRecord& result) {
         const double target_ms = options_.quick ? 2.0 : 20.0;
         const int repeats = options_.quick ? 1 : 3;
@@ -587,8 +595,8 @@ private:
                 const int calls = record_of(result, s).pipelined_calls;
                 load(state, 0);
                 runtime_.flush_cache();
-                per_call_ms[index_of(s)].push_back(
-                    runtime_.time_calls([&] { call(state); }, calls) / calls);
+                const Sample batch = scheduled_reading([&] { return runtime_.time_calls([&] { call(state); }, calls); });
+                per_call_ms[index_of(s)].push_back((batch.ms - batch.wait_ms.value_or(0.0)) / calls);
             }
         }
         for (SideState& state : sides_) {
