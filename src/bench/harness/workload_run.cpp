@@ -608,15 +608,22 @@ private:
 
     // Several profiled calls per side, interleaved like the rounds, outside every
     // timed sample; the table is each kernel's median per call, so one noisy
-    // call cannot move a credit. A call the scheduler preempted is retaken, as
-    // a round with one is set aside: beside a busy neighbour two of three calls
-    // could be preempted, and their median then read 1.3x the timed median. A
+    // call cannot move a credit. The calls are chosen as the rounds the ms
+    // columns come from were: where those left out rounds with a preempted call,
+    // a preempted profiled call is retaken (beside a busy neighbour two of three
+    // could be preempted, and their median then read 1.3x the timed median);
+    // where they kept them all, so do the calls, whose regions leave out their
+    // waits as the rounds' readings do (beside a neighbour that never stops,
+    // retaking kept only the calls no neighbour evicted, 0.78x the median). A
     // side the contract prices takes more calls while its table does not
     // reconcile with its timed median (ProfiledCallCount).
     void profile(WorkloadRecord& result) {
         const ProfiledCallCount count;
         std::array<ProfiledSide, 2> profiled;
-        for (ProfiledSide& p : profiled) p.wanted = count.first;
+        for (ProfiledSide& p : profiled) {
+            p.wanted = count.first;
+            p.retakes_preempted = result.selection != RoundSelection::all;
+        }
         take_profiled_calls(profiled);
         for (;;) {
             bool more = false;
@@ -639,10 +646,12 @@ private:
         }
     }
 
-    // One side's profiled calls so far: those the scheduler left alone, and the
-    // preempted ones that make up the number when too few were.
+    // One side's profiled calls so far: those the scheduler left alone (or all,
+    // where preempted ones are not retaken), and the preempted ones that make
+    // up the number when too few were.
     struct ProfiledSide {
         std::size_t wanted = 0;
+        bool retakes_preempted = true;  // as the rounds the ms columns come from set them aside
         std::size_t attempts = 0;  // preempted ones included; at most 4 x wanted
         std::vector<KernelTable> tables;
         std::vector<KernelTable> preempted;
@@ -682,7 +691,7 @@ private:
                     // A profiled call unlike the first is a changed kernel set too.
                     note_kernel_set(state.sample_kernels, KernelNames{std::move(profile.launched), true});
                 }
-                (was_preempted ? p.preempted : p.tables).push_back(std::move(profile.kernels));
+                (was_preempted && p.retakes_preempted ? p.preempted : p.tables).push_back(std::move(profile.kernels));
             }
             if (!took) return;
         }
