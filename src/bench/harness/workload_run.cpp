@@ -595,7 +595,8 @@ private:
                 const int calls = record_of(result, s).pipelined_calls;
                 load(state, 0);
                 runtime_.flush_cache();
-                const Sample batch = scheduled_reading([&] { return runtime_.time_calls([&] { call(state); }, calls); });
+                const Sample batch =
+                    scheduled_reading([&] { return runtime_.time_calls([&] { call(state); }, calls); });
                 per_call_ms[index_of(s)].push_back((batch.ms - batch.wait_ms.value_or(0.0)) / calls);
             }
         }
