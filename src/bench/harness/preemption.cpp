@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "timer.hpp"
+
 namespace forge::bench {
 
 std::optional<double> run_queue_wait_ms(const SchedulerReading& before, const SchedulerReading& after) noexcept {
@@ -45,6 +47,12 @@ bool preempted(const SchedulerReading& before, const SchedulerReading& after, do
     return before.involuntary_switches >= 0 && after.involuntary_switches != before.involuntary_switches;
 }
 
+bool WatchedReading::preempted() const noexcept { return bench::preempted(before, after, ms); }
+
+std::optional<double> WatchedReading::foreign_wait_ms() const noexcept {
+    return bench::foreign_wait_ms(before, after, bracket_ms, ms);
+}
+
 namespace {
 
 // -1 when the clock cannot be read, as SchedulerReading marks a field it lacks.
@@ -69,6 +77,16 @@ SchedulerReading SchedulerWatch::read() const noexcept {
     reading.process_cpu_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     reading.thread_cpu_ns = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
     reading.run_queue_ns = run_queue_ns();
+    return reading;
+}
+
+WatchedReading SchedulerWatch::watch(const std::function<double()>& timed) const {
+    const std::int64_t bracket_start = now_ns();
+    WatchedReading reading;
+    reading.before = read();
+    reading.ms = timed();
+    reading.after = read();
+    reading.bracket_ms = static_cast<double>(now_ns() - bracket_start) * 1e-6;
     return reading;
 }
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 namespace forge::bench {
@@ -56,6 +57,18 @@ inline constexpr double tolerated_wait_fraction = 0.002;
 [[nodiscard]] bool preempted(const SchedulerReading& before, const SchedulerReading& after, double call_ms,
                              double tolerated_fraction = tolerated_wait_fraction) noexcept;
 
+// A reading `timed` returned (ms), with the thread's counters around it and
+// the time between those two readings.
+struct WatchedReading {
+    double ms = 0.0;
+    SchedulerReading before;
+    SchedulerReading after;
+    double bracket_ms = 0.0;
+
+    [[nodiscard]] bool preempted() const noexcept;
+    [[nodiscard]] std::optional<double> foreign_wait_ms() const noexcept;
+};
+
 // Reads the constructing thread's counters (/proc/thread-self/schedstat, kept open).
 class SchedulerWatch {
 public:
@@ -65,6 +78,8 @@ public:
     SchedulerWatch& operator=(const SchedulerWatch&) = delete;
 
     [[nodiscard]] SchedulerReading read() const noexcept;
+    // Runs `timed` between two readings.
+    [[nodiscard]] WatchedReading watch(const std::function<double()>& timed) const;
     // Only the run-queue wait so far (one read of schedstat); -1: unknown.
     [[nodiscard]] std::int64_t run_queue_ns() const noexcept;
 

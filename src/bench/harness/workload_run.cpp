@@ -444,14 +444,11 @@ private:
     // A reading of `timed` (ms), with whether the scheduler preempted it and,
     // where the reading is the thread's own time, the wait inside it.
     Sample scheduled_reading(const std::function<double()>& timed) {
-        const std::int64_t bracket_start = now_ns();
-        const SchedulerReading before = scheduler_.read();
+        const WatchedReading reading = scheduler_.watch(timed);
         Sample sample;
-        sample.ms = timed();
-        const SchedulerReading after = scheduler_.read();
-        const double bracket_ms = static_cast<double>(now_ns() - bracket_start) * 1e-6;
-        sample.preempted = preempted(before, after, sample.ms);
-        if (runtime_.reads_thread_time()) sample.wait_ms = foreign_wait_ms(before, after, bracket_ms, sample.ms);
+        sample.ms = reading.ms;
+        sample.preempted = reading.preempted();
+        if (runtime_.reads_thread_time()) sample.wait_ms = reading.foreign_wait_ms();
         return sample;
     }
 

@@ -159,12 +159,8 @@ public:
         double readings_ns = 0.0;
         {
             RegionRecording recording;
-            const std::int64_t bracket_start = now_ns();
-            const SchedulerReading before = scheduler_.read();
-            call_ms = time_call(call);
-            const SchedulerReading after = scheduler_.read();
-            const double bracket_ms = static_cast<double>(now_ns() - bracket_start) * 1e-6;
-            call_ms -= foreign_wait_ms(before, after, bracket_ms, call_ms).value_or(0.0);
+            const WatchedReading reading = scheduler_.watch([&] { return time_call(call); });
+            call_ms = reading.ms - reading.foreign_wait_ms().value_or(0.0);
             rows = recording.rows();
             readings_ns = recording.readings_ns();
         }
