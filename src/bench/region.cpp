@@ -97,7 +97,8 @@ region::~region() {
     counters exit = read_counters();
     exit.ns = now_ns();
     innermost = parent_;
-    const counters own = exit - entry_ - children_;
+    const counters span = exit - entry_;  // entry reading to exit reading
+    const counters own = span - children_;
     const double own_ms = static_cast<double>(elapsed - children_.ns) * 1e-6;
     // The side's own threads' CPU time is not read here (two more system calls
     // per region): the call's time leaves it in, and (unmarked) takes up any
@@ -114,7 +115,7 @@ region::~region() {
     // the region's own time. (A preemption in the few us after the exit reading
     // lands in this bracket's time but not its wait; rare, and the profile's
     // median over calls outvotes the call it lands in.)
-    counters bracket = exit - entry_;
+    counters bracket = span;
     bracket.ns = now_ns() - entry_.ns;
     if (parent_ != nullptr) parent_->children_ += bracket;
     if (recorder != nullptr && std::this_thread::get_id() == recorder->recording_thread) {

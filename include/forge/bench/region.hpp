@@ -6,12 +6,13 @@
 //         { forge::bench::region r{"grad_input"}; ... }
 //     }
 //
-// Outside the one profiled call per side a region costs one relaxed atomic load, and
+// Outside the profiled calls a region costs one relaxed atomic load, and
 // a few more inside a timed call (the harness notes which regions each one enters).
 // Time is exclusive (a nested region's time is not counted again in its parent);
-// time in the profiled call outside every region becomes the "(unmarked)" row, so
-// the table always adds up to the call's time. Regions are meant for the calling thread.
-// In the profiled call a region also reads its thread's run-queue wait at entry
+// time in a profiled call outside every region becomes the "(unmarked)" row, so
+// the table always adds up to the call's time. Regions are meant for the calling thread: one
+// on a thread of the side's own must close before the call returns.
+// In a profiled call a region also reads its thread's run-queue wait at entry
 // and exit (two reads of /proc, a few us, in no row), so that its time leaves
 // out what another process took from its CPU, as the timed calls' does.
 #pragma once
