@@ -58,20 +58,23 @@ void activate(std::unique_ptr<Recorder> recorder) {
 region::counters& region::counters::operator+=(const counters& other) noexcept {
     ns += other.ns;
     run_queue_ns += other.run_queue_ns;
+    other_threads_cpu_ns += other.other_threads_cpu_ns;
     known = known && other.known;
     return *this;
 }
 
 region::counters region::counters::operator-(const counters& earlier) const noexcept {
-    return {ns - earlier.ns, run_queue_ns - earlier.run_queue_ns, known && earlier.known};
+    return {ns - earlier.ns, run_queue_ns - earlier.run_queue_ns, other_threads_cpu_ns - earlier.other_threads_cpu_ns,
+            known && earlier.known};
 }
 
-// The thread's run-queue wait now; `ns` is the caller's to take, so that the
-// reading's own time lies outside the region's.
+// The thread's run-queue wait and the process's other threads' CPU time now;
+// `ns` is the caller's to take, so that the reading's own time lies outside the region's.
 region::counters region::read_counters() noexcept {
     thread_local const SchedulerWatch watch;  // this thread's schedstat, kept open
     const std::int64_t waited = watch.run_queue_ns();
-    return {0, waited, waited >= 0};
+    const std::int64_t others = other_threads_cpu_ns();
+    return {0, waited, others, waited >= 0 && others >= 0};
 }
 
 region::region(const char* name) noexcept : name_(name) {
@@ -100,11 +103,13 @@ region::~region() {
     const counters span = exit - entry_;  // entry reading to exit reading
     const counters own = span - children_;
     const double own_ms = static_cast<double>(elapsed - children_.ns) * 1e-6;
-    // The side's own threads' CPU time is not read here (two more system calls
-    // per region): the call's time leaves it in, and (unmarked) takes up any
-    // of it a region left out.
+    const double span_ms = static_cast<double>(own.ns) * 1e-6;  // entry to exit reading, less nested brackets
+    const double outside_ms = std::max(0.0, span_ms - own_ms);     // the readings' part of it
     const double wait_ms = own.known ? static_cast<double>(own.run_queue_ns) * 1e-6 : 0.0;
-    const double foreign_ms = foreign_wait_in_call_ms(wait_ms, static_cast<double>(own.ns) * 1e-6, own_ms, 0.0);
+    // Less what the side's own threads may have taken of this CPU (an OpenMP
+    // team's workers): that wait is the side's work, as the call's is.
+    const double others_ms = own.known ? static_cast<double>(own.other_threads_cpu_ns) * 1e-6 : 0.0;
+    const double foreign_ms = foreign_wait_in_call_ms(wait_ms, span_ms, own_ms, others_ms);
     Recorder* recorder = active_recorder.load(std::memory_order_acquire);
     if (recorder != nullptr) {  // null: the recording ended while this region was open
         const std::lock_guard lock(recorder->mutex);
@@ -119,8 +124,8 @@ region::~region() {
     bracket.ns = now_ns() - entry_.ns;
     if (parent_ != nullptr) parent_->children_ += bracket;
     if (recorder != nullptr && std::this_thread::get_id() == recorder->recording_thread) {
-        // Less the wait that landed outside the region's own time: the call's wait holds it.
-        const double readings_ms = static_cast<double>(bracket.ns - elapsed) * 1e-6 - (wait_ms - foreign_ms);
+        // Less the wait that landed in the readings: the call's wait holds it.
+        const double readings_ms = static_cast<double>(bracket.ns - elapsed) * 1e-6 - std::min(wait_ms, outside_ms);
         recorder->readings_ns.fetch_add(static_cast<std::int64_t>(std::max(0.0, readings_ms) * 1e6),
                                         std::memory_order_relaxed);
     }

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <stdexcept>
@@ -164,6 +165,37 @@ BOOST_AUTO_TEST_CASE(a_regions_time_leaves_out_what_another_process_took_from_it
                                     << " ms of wall time") {
             BOOST_TEST(row.time_ns >= 29e6);
             BOOST_TEST(row.time_ns <= 42e6);  // a VM's steal time counts as neither work nor wait
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_regions_time_keeps_what_the_sides_own_threads_took_from_its_cpu) {
+    // An OpenMP team's worker on the same CPU makes the region's thread wait as
+    // a neighbour does, but its time is the side's work: the rows keep it, so a
+    // region around a parallel loop is not moved into (unmarked).
+    if (!system_counts_the_wait()) return;
+    Nested nested;
+    {
+        const PinnedHere here;
+        BOOST_TEST_REQUIRE(here.pinned());
+        std::atomic<bool> done{false};
+        std::thread worker([&, cpu = here.cpu()] {
+            ::sched_setaffinity(0, sizeof cpu, &cpu);
+            while (!done.load(std::memory_order_relaxed)) {
+            }
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));  // it is on the CPU
+        nested = record_nested(30.0, 30.0);
+        done = true;
+        worker.join();
+    }
+    const auto& [rows, wall_ms] = nested;
+    BOOST_TEST_REQUIRE(wall_ms > 90.0);  // the worker took a share of the CPU
+    BOOST_TEST_REQUIRE(rows.size() == 2u);
+    for (const forge::KernelRow& row : rows) {
+        BOOST_TEST_CONTEXT(row.name << " read " << row.time_ns * 1e-6 << " ms of 30 ms work in " << wall_ms
+                                    << " ms of wall time") {
+            BOOST_TEST(row.time_ns >= 45e6);  // the worker's share kept, not left out as a wait
         }
     }
 }

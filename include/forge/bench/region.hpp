@@ -12,9 +12,10 @@
 // time in a profiled call outside every region becomes the "(unmarked)" row, so
 // the table always adds up to the call's time. Regions are meant for the calling thread: one
 // on a thread of the side's own must close before the call returns.
-// In a profiled call a region also reads its thread's run-queue wait at entry
-// and exit (two reads of /proc, a few us, in no row), so that its time leaves
-// out what another process took from its CPU, as the timed calls' does.
+// In a profiled call a region also reads its thread's run-queue wait and the
+// process's CPU time at entry and exit (a read of /proc and two clocks each,
+// about 10 us a region, in no row), so that its time leaves out what another
+// process took from its CPU, as the timed calls' does.
 #pragma once
 
 #include <cstdint>
@@ -29,12 +30,13 @@ public:
     region& operator=(const region&) = delete;
 
 private:
-    // The thread's clock and run-queue wait at one moment, or their change over
-    // a stretch.
+    // The thread's clock, its run-queue wait and the process's other threads'
+    // CPU time at one moment, or their change over a stretch.
     struct counters {
         std::int64_t ns = 0;
         std::int64_t run_queue_ns = 0;
-        bool known = true;  // whether the system counts the wait
+        std::int64_t other_threads_cpu_ns = 0;
+        bool known = true;  // whether the system counts the wait and the CPU time
 
         counters& operator+=(const counters& other) noexcept;
         counters operator-(const counters& earlier) const noexcept;
