@@ -30,10 +30,14 @@ endfunction()
 # Creates the missing files among `files` (absolute paths in `card`) that sit
 # where the card layout has a template. Backend-specific templates live in templates/host and
 # templates/cuda, the rest (contract, README, prep step) in templates/.
-function(_forge_scaffold name card backend files)
+# `own_sides`: the sides (reference, student) whose files the author named: the
+# bench template calls the placeholder's, so a bench scaffolded beside them says
+# where to call the author's instead, and so does configure.
+function(_forge_scaffold name card backend files own_sides)
   get_property(templates GLOBAL PROPERTY FORGE_TEMPLATES_DIR)
   string(TOLOWER "${backend}" backend_dir)
   set(created "")
+  set(bench "")
   foreach(file IN LISTS files)
     if(EXISTS "${file}")
       continue()
@@ -49,6 +53,14 @@ function(_forge_scaffold name card backend files)
     endif()
     file(READ "${template}" content)
     string(REPLACE "@FORGE_OPERATOR@" "${name}" content "${content}")
+    if(relative MATCHES "^bench\\.")
+      foreach(side IN LISTS own_sides)
+        string(TOUPPER "${side}" keyword)
+        string(REPLACE "#include \"${side}.hpp\""
+          "// The ${side} is your own (forge_add_operator's ${keyword} files): include its header\n// here instead of the placeholder's (a C header inside extern \"C\" { ... }) and call it\n// in bench.${side} below.\n#include \"${side}.hpp\""
+          content "${content}")
+      endforeach()
+    endif()
 
     cmake_path(GET file PARENT_PATH parent)
     file(MAKE_DIRECTORY "${parent}")
@@ -61,10 +73,18 @@ function(_forge_scaffold name card backend files)
     file(REMOVE "${temporary}")
     if(renamed STREQUAL "0")
       list(APPEND created "${relative}")
+      if(relative MATCHES "^bench\\.")
+        set(bench "${relative}")
+      endif()
     endif()
   endforeach()
   if(created)
     list(JOIN created ", " created)
     message(STATUS "forge_add_operator(${name}): scaffolded ${created} in ${card}")
+  endif()
+  if(bench AND own_sides)
+    list(JOIN own_sides " and " sides)
+    message(STATUS "forge_add_operator(${name}): ${bench} calls the placeholder's ${sides}; "
+      "make it call yours (the comment above its #include says where)")
   endif()
 endfunction()

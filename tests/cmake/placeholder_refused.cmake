@@ -32,3 +32,15 @@ file(GLOB leftovers "${source}/softmax/*.tmp" "${source}/softmax/*/*.tmp")
 if(leftovers)
   fail("temporary files left behind: ${leftovers}")
 endif()
+
+# A reference of the author's own files: the scaffolded bench still calls the
+# placeholder's, and says (configure too) where to call the author's instead.
+set(own "${WORK_DIR}/own_reference")
+write_consumer("${own}" "forge_add_operator(rownorm BACKEND HOST REFERENCE vendor/rownorm.hpp vendor/rownorm.cpp)")
+configure_consumer("${own}" "${WORK_DIR}/own_reference_build" result log)
+expect_match("${log}" "forge_add_operator\\(rownorm\\): bench\\.cpp calls the placeholder's reference; make it call yours"
+  "configure's word on the scaffolded bench")
+file(READ "${own}/rownorm/bench.cpp" bench)
+expect_match("${bench}" "// The reference is your own \\(forge_add_operator's REFERENCE files\\)[^\n]*\n[^\n]*\n[^\n]*\n#include \"reference\\.hpp\""
+  "the comment above the placeholder reference's #include")
+expect_no_match("${bench}" "The student is your own" "a bench whose student is the scaffold's")
