@@ -70,6 +70,35 @@ BOOST_AUTO_TEST_CASE(a_call_that_changes_a_prep_tensor_is_caught) {
     BOOST_TEST(result.eval["performance"]["prep"]["mutated"] == json::array({"s"}));
 }
 
+BOOST_AUTO_TEST_CASE(a_call_that_changes_its_input_is_named_not_called_cached) {
+    // Computes in its input (llm.c's kernels take non-const pointers): a later
+    // call on the same load would read the changed values.
+    const fb::RunResult result = quick_run(add_bench([](fb::Io& io) {
+                                         add(io);
+                                         auto* a = const_cast<float*>(io.in("a").data<float>());
+                                         a[3] = -a[3];
+                                     }),
+                                     add_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"workload 'w0'", "student's call changed its input 'a'", "read-only"}));
+    BOOST_TEST(!any_has(result.problems, {"cached"}));
+}
+
+BOOST_AUTO_TEST_CASE(output_elements_a_call_never_writes_are_named_not_called_cached) {
+    // Leaves the output's last 16 elements (a padding, say) as it found them.
+    const fb::RunResult result = quick_run(add_bench([](fb::Io& io) {
+                                         const auto a = io.in("a").span<float>();
+                                         const auto b = io.in("b").span<float>();
+                                         auto c = io.out("c").span<float>();
+                                         for (std::size_t i = 0; i + 16 < c.size(); ++i) c[i] = a[i] + b[i];
+                                     }),
+                                     add_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"workload 'w0'", "student's call left 16 of 256 elements of 'c' unwritten"}));
+    BOOST_TEST(!any_has(result.problems, {"cached"}));
+    BOOST_TEST(!any_has(result.problems, {"reference's call left"}));
+}
+
 BOOST_AUTO_TEST_CASE(reading_an_undeclared_tensor_fails_the_run) {
     // Asks for a tensor window.toml does not give the student.
     const fb::RunResult result = quick_run(add_bench([](fb::Io& io) {
@@ -157,8 +186,8 @@ BOOST_AUTO_TEST_CASE(outputs_left_to_a_thread_that_finishes_after_return_are_cau
     const fb::RunResult result = quick_run(add_bench([&student](fb::Io& io) { student(io); }), add_contract());
     student.abandon();
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
-    // Each timed call is checked against the student's own untimed call when it returns.
-    BOOST_TEST(any_has(result.problems, {"workload 'w0'", "student's timed call", "'c'"}));
+    // Each call's outputs are checked when it returns: the untimed call's were never written.
+    BOOST_TEST(any_has(result.problems, {"workload 'w0'", "student's call left", "of 'c' unwritten when it returned"}));
 }
 
 BOOST_AUTO_TEST_CASE(a_kernel_set_that_changes_between_samples_is_flagged_not_failed) {

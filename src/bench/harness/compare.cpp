@@ -175,6 +175,16 @@ bool identical(const Tensor& actual, const Tensor& expected) noexcept {
            actual.bytes() == expected.bytes() && std::memcmp(actual.raw(), expected.raw(), actual.bytes()) == 0;
 }
 
+std::int64_t elements_filled_with(const Tensor& tensor, unsigned char fill) noexcept {
+    const std::size_t element = size_of(tensor.dtype());
+    const auto* bytes = reinterpret_cast<const unsigned char*>(tensor.raw());
+    std::int64_t filled = 0;
+    for (std::size_t at = 0; at + element <= tensor.bytes(); at += element) {
+        filled += std::all_of(bytes + at, bytes + at + element, [fill](unsigned char b) { return b == fill; });
+    }
+    return filled;
+}
+
 std::uint64_t checksum(const Tensor& tensor) noexcept {
     // FNV-1a over 8-byte words (then the tail), with a final avalanche.
     std::uint64_t hash = 0xCBF29CE484222325ULL;

@@ -47,6 +47,10 @@ struct ComparisonResult {
 // elementwise pass over every value.
 [[nodiscard]] bool identical(const Tensor& actual, const Tensor& expected) noexcept;
 
+// How many elements of a host tensor hold `fill` in every byte: an output's
+// elements a call never wrote, where the harness filled it with `fill` first.
+[[nodiscard]] std::int64_t elements_filled_with(const Tensor& tensor, unsigned char fill) noexcept;
+
 // A 64-bit digest of a host tensor's bytes: equal contents, equal digest.
 [[nodiscard]] std::uint64_t checksum(const Tensor& tensor) noexcept;
 

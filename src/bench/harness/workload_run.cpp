@@ -72,6 +72,10 @@ struct SideState {
     Tensors host_inputs;                      // download scratch (CUDA)
     Tensors host_outputs;
     bool cached_outputs_reported = false;
+    // Its call left output elements unwritten or changed an input: a problem
+    // named once, and the cause of any timed output unlike its untimed one.
+    bool unwritten_outputs = false;
+    bool changed_inputs = false;
     std::set<std::string_view> untimed_work_reported;  // late / early work already a problem
     std::vector<KernelNames> sample_kernels;  // the distinct kernel sets of its timed samples
     bool unlogged_samples = false;            // samples whose kernels the backend could not see
@@ -319,6 +323,38 @@ private:
         }
     }
 
+    // Output elements the untimed call left at the poison (a NaN in every float
+    // dtype; in an integer dtype all-ones bytes are a value a call may write).
+    void check_written(SideState& state, const Tensor& output, int v) {
+        if (state.unwritten_outputs || output_starts_.contains(output.name()) || !is_floating(output.dtype())) return;
+        const std::int64_t unwritten = elements_filled_with(output, poison_byte);
+        if (unwritten == 0) return;
+        state.unwritten_outputs = true;
+        problem("the " + side_name(state.side) + "'s call left " + std::to_string(unwritten) + " of " +
+                std::to_string(output.numel()) + " elements of '" + output.name() +
+                "' unwritten when it returned (they still held the NaN the harness fills an output with before "
+                "the call), on input variant " + std::to_string(v) +
+                ": a call must write every element of its declared outputs before it returns");
+    }
+
+    // Inputs the side's untimed call changed (its prep tensors: check_mutation).
+    // Every timed call gets them afresh, but a pipelined batch's later calls would
+    // not, and the bench's inputs are the same for both sides only unchanged.
+    void check_inputs_kept(SideState& state, int v) {
+        if (state.changed_inputs) return;
+        const Tensors& pool = pools_[static_cast<std::size_t>(v)];
+        for (const Tensor& input : state.inputs()) {
+            if (contains(state.prep_inputs, input.name())) continue;
+            Tensors scratch;
+            if (identical(to_host(input, state.host_inputs), to_host(pool.at(input.name()), scratch))) continue;
+            state.changed_inputs = true;
+            problem("the " + side_name(state.side) + "'s call changed its input '" + input.name() +
+                    "' (on input variant " + std::to_string(v) +
+                    "): inputs must stay read-only; a tensor a call updates in place is one of its outputs");
+            return;
+        }
+    }
+
     // One untimed call per side on input variant v; the outputs both sides produce
     // are compared, and each side's outputs kept to check its timed calls against.
     void correctness(int v) {
@@ -331,8 +367,12 @@ private:
             runtime_.synchronize();
             check_guards(state);
             Tensors& expected = state.expected[static_cast<std::size_t>(v)];
-            for (const Tensor& output : state.outputs()) expected.add(to_host(output, state.host_outputs).clone());
+            for (const Tensor& output : state.outputs()) {
+                const Tensor& written = expected.add(to_host(output, state.host_outputs).clone());
+                check_written(state, written, v);
+            }
             check_mutation(state, v);
+            check_inputs_kept(state, v);
         }
         const Tensors& reference = side(Side::reference).expected[static_cast<std::size_t>(v)];
         const Tensors& student = side(Side::student).expected[static_cast<std::size_t>(v)];
@@ -393,7 +433,7 @@ private:
     }
 
     void check_outputs_match(SideState& state, int v, std::size_t sample, int calls) {
-        if (state.cached_outputs_reported) return;
+        if (state.cached_outputs_reported || state.unwritten_outputs || state.changed_inputs) return;
         const Tensors& expected = state.expected[static_cast<std::size_t>(v)];
         for (const Tensor& output : state.outputs()) {
             if (calls > 1 && output_starts_.contains(output.name())) continue;
