@@ -50,11 +50,8 @@ struct SchedulerReading {
                                                     double bracket_ms, double call_ms) noexcept;
 
 // A call was preempted when its thread waited on a run queue during it for more
-// than `tolerated_fraction` of the call's time, less the CPU time the process's
-// other threads took meanwhile (which could have been that wait: a side's
-// OpenMP team on a 2-CPU machine keeps its timing thread waiting in most calls
-// on an idle machine); where the system does not count that wait, when it was
-// switched out involuntarily at all.
+// than `tolerated_fraction` of the call's time; where the system does not
+// count that wait, when it was switched out involuntarily at all.
 inline constexpr double tolerated_wait_fraction = 0.002;
 
 [[nodiscard]] bool preempted(const SchedulerReading& before, const SchedulerReading& after, double call_ms,
@@ -71,10 +68,6 @@ struct WatchedReading {
     [[nodiscard]] bool preempted() const noexcept;
     [[nodiscard]] std::optional<double> foreign_wait_ms() const noexcept;
 };
-
-// The CPU time of all the process's threads but the calling one so far, in ns;
-// -1 where it cannot be read. Two clock reads, about 3 us.
-[[nodiscard]] std::int64_t other_threads_cpu_ns() noexcept;
 
 // Reads the constructing thread's counters (/proc/thread-self/schedstat, kept open).
 class SchedulerWatch {
