@@ -14,7 +14,7 @@
 // on a thread of the side's own must close before the call returns.
 // In a profiled call a region also reads its thread's run-queue wait and the
 // process's CPU time at entry and exit (a read of /proc and two clocks each,
-// about 10 us a region, in no row), so that its time leaves out what another
+// about 13 us a region, in no row), so that its time leaves out what another
 // process took from its CPU, as the timed calls' does.
 #pragma once
 
