@@ -64,6 +64,12 @@ std::int64_t cpu_clock_ns(clockid_t clock) noexcept {
 
 }  // namespace
 
+std::int64_t other_threads_cpu_ns() noexcept {
+    const std::int64_t process_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+    const std::int64_t thread_ns = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    return process_ns < 0 || thread_ns < 0 ? -1 : std::max<std::int64_t>(process_ns - thread_ns, 0);
+}
+
 SchedulerWatch::SchedulerWatch() : schedstat_(::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)) {}
 
 SchedulerWatch::~SchedulerWatch() {
