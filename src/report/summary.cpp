@@ -119,6 +119,8 @@ std::string interval_cell(const OperatorSummary& row) {
 std::string verdict_cell(const OperatorSummary& row) {
     std::string out = row.verdict.value_or("-");
     if (row.precision_reached == false) out += " (imprecise)";
+    // A ratio between calls that disagree on their outputs is no result, even where colour is off.
+    if (row.verdict && row.correctness == "FAILED") out += " (outputs FAILED)";
     return out;
 }
 
@@ -212,7 +214,8 @@ OperatorSummary summarize_eval(const std::string& eval_path) {
     if (!eval) {
         row.prep = "not run";
         row.correctness = "not run";
-        row.notes.emplace_back("no eval file: the bench did not run (skipped, or no device)");
+        row.notes.emplace_back("no eval file at this path: the bench has not written one here (it did not run, or the "
+                               "path is not its --eval)");
         return row;
     }
     row.name = eval->operator_name.value_or(eval_path);
