@@ -110,6 +110,16 @@ BOOST_AUTO_TEST_CASE(reading_an_undeclared_tensor_fails_the_run) {
     BOOST_TEST(any_has(result.problems, {"'precomputed_c'", "student"}));
 }
 
+BOOST_AUTO_TEST_CASE(a_tensor_read_as_another_dtype_names_the_side_and_the_workload) {
+    const fb::RunResult result = quick_run(add_bench([](fb::Io& io) {
+                                         (void)io.in("a").data<double>();
+                                         add(io);
+                                     }),
+                                     add_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"workload 'w0': the student's call: tensor 'a' holds fp32 but was read as"}));
+}
+
 BOOST_AUTO_TEST_CASE(a_write_past_the_end_of_an_output_fails_the_run) {
     // One element too many: inside the allocator's rounding, so nothing else would notice.
     const fb::RunResult result = quick_run(add_bench([](fb::Io& io) {

@@ -279,7 +279,17 @@ private:
         }
     }
 
-    void call(SideState& state) { bench_.call(state.side)(state.io); }
+    // A call the harness refused (a tensor read as another dtype, an undeclared
+    // name) fails the run naming the workload and the side.
+    void call(SideState& state) {
+        try {
+            bench_.call(state.side)(state.io);
+        } catch (const BenchError& e) {
+            const std::string what = e.what();
+            const std::string side = "the " + side_name(state.side) + "'s call";
+            fail(what.find(side) == std::string::npos ? side + ": " + what : what);
+        }
+    }
 
     // A call that wrote outside its own tensors (HOST: the poisoned guards around
     // each one changed). Fatal: the bytes it hit may be anyone's.
