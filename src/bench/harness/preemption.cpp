@@ -12,18 +12,39 @@
 
 namespace forge::bench {
 
+namespace {
+
+// -1 when the clock cannot be read, as SchedulerReading marks a field it lacks.
+std::int64_t cpu_clock_ns(clockid_t clock) noexcept {
+    timespec cpu{};
+    if (::clock_gettime(clock, &cpu) != 0) return -1;
+    return static_cast<std::int64_t>(cpu.tv_sec) * 1'000'000'000 + cpu.tv_nsec;
+}
+
+// The process's and the calling thread's CPU clocks, into a reading's two fields.
+void read_cpu_clocks(SchedulerReading& reading) noexcept {
+    reading.process_cpu_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+    reading.thread_cpu_ns = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+// The CPU time of all the process's threads but this one at `reading`; -1: unknown.
+std::int64_t other_threads_ns(const SchedulerReading& reading) noexcept {
+    if (reading.process_cpu_ns < 0 || reading.thread_cpu_ns < 0) return -1;
+    return std::max<std::int64_t>(reading.process_cpu_ns - reading.thread_cpu_ns, 0);
+}
+
+}  // namespace
+
 std::optional<double> run_queue_wait_ms(const SchedulerReading& before, const SchedulerReading& after) noexcept {
     if (before.run_queue_ns < 0 || after.run_queue_ns < 0) return std::nullopt;
     return static_cast<double>(after.run_queue_ns - before.run_queue_ns) * 1e-6;
 }
 
 std::optional<double> other_threads_cpu_ms(const SchedulerReading& before, const SchedulerReading& after) noexcept {
-    if (before.process_cpu_ns < 0 || after.process_cpu_ns < 0 || before.thread_cpu_ns < 0 || after.thread_cpu_ns < 0) {
-        return std::nullopt;
-    }
-    const std::int64_t others_ns =
-        (after.process_cpu_ns - before.process_cpu_ns) - (after.thread_cpu_ns - before.thread_cpu_ns);
-    return static_cast<double>(std::max<std::int64_t>(others_ns, 0)) * 1e-6;
+    const std::int64_t before_ns = other_threads_ns(before);
+    const std::int64_t after_ns = other_threads_ns(after);
+    if (before_ns < 0 || after_ns < 0) return std::nullopt;
+    return static_cast<double>(std::max<std::int64_t>(after_ns - before_ns, 0)) * 1e-6;
 }
 
 double foreign_wait_in_call_ms(double wait_ms, double bracket_ms, double call_ms, double other_threads_ms) noexcept {
@@ -53,21 +74,11 @@ std::optional<double> WatchedReading::foreign_wait_ms() const noexcept {
     return bench::foreign_wait_ms(before, after, bracket_ms, ms);
 }
 
-namespace {
-
-// -1 when the clock cannot be read, as SchedulerReading marks a field it lacks.
-std::int64_t cpu_clock_ns(clockid_t clock) noexcept {
-    timespec cpu{};
-    if (::clock_gettime(clock, &cpu) != 0) return -1;
-    return static_cast<std::int64_t>(cpu.tv_sec) * 1'000'000'000 + cpu.tv_nsec;
-}
-
-}  // namespace
 
 std::int64_t other_threads_cpu_ns() noexcept {
-    const std::int64_t process_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-    const std::int64_t thread_ns = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
-    return process_ns < 0 || thread_ns < 0 ? -1 : std::max<std::int64_t>(process_ns - thread_ns, 0);
+    SchedulerReading clocks;
+    read_cpu_clocks(clocks);
+    return other_threads_ns(clocks);
 }
 
 SchedulerWatch::SchedulerWatch() : schedstat_(::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)) {}
@@ -80,8 +91,7 @@ SchedulerReading SchedulerWatch::read() const noexcept {
     SchedulerReading reading;
     rusage usage{};
     if (::getrusage(RUSAGE_THREAD, &usage) == 0) reading.involuntary_switches = usage.ru_nivcsw;
-    reading.process_cpu_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-    reading.thread_cpu_ns = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    read_cpu_clocks(reading);
     reading.run_queue_ns = run_queue_ns();
     return reading;
 }
