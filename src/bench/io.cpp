@@ -8,6 +8,8 @@
 #include <memory>
 #include <string>
 
+#include "side_call_error.hpp"
+
 namespace forge::bench {
 
 namespace {
@@ -37,7 +39,7 @@ Tensor* lookup(const Bound& bound, std::string_view name) {
     std::string declared;
     for (const auto& entry : bound) declared += (declared.empty() ? "" : ", ") + entry.first;
     const std::string section = "[" + std::string(to_string(side)) + "]." + std::string(list);
-    throw BenchError("the " + std::string(to_string(side)) + "'s call asked for " +
+    throw SideCallError("the " + std::string(to_string(side)) + "'s call asked for " +
                      (list == "inputs" ? "input" : "output") + " '" + std::string(name) +
                      "', which window.toml does not declare in " + section + " (declared: " +
                      (declared.empty() ? "none" : declared) + "); declare it there (with an [[asymmetry]] entry "
@@ -59,16 +61,16 @@ Tensor& Io::out(std::string_view name) {
 void* Io::state_of(const std::type_info& asked) const {
     const std::string side = std::string(to_string(side_));
     if (state_type_ == nullptr) {
-        throw BenchError("the " + side + "'s call asked for its state (io.state<" + type_name(asked) +
+        throw SideCallError("the " + side + "'s call asked for its state (io.state<" + type_name(asked) +
                          ">()), but the bench gives the " + side + " no setup: make the state in "
                          "Bench::setup(fb::Side::" + side + ", [](const fb::Workload&, fb::Stream) { ... })");
     }
     if (*state_type_ == typeid(void)) {
-        throw BenchError("the " + side + "'s call asked for its state (io.state<" + type_name(asked) +
+        throw SideCallError("the " + side + "'s call asked for its state (io.state<" + type_name(asked) +
                          ">()), but the " + side + "'s setup returns nothing: return the state from the setup");
     }
     if (*state_type_ != asked) {
-        throw BenchError("the " + side + "'s call asked for its state as '" + type_name(asked) + "', but the " +
+        throw SideCallError("the " + side + "'s call asked for its state as '" + type_name(asked) + "', but the " +
                          side + "'s setup made a '" + type_name(*state_type_) + "': ask for io.state<" +
                          type_name(*state_type_) + ">()");
     }

@@ -120,6 +120,16 @@ BOOST_AUTO_TEST_CASE(a_tensor_read_as_another_dtype_names_the_side_and_the_workl
     BOOST_TEST(any_has(result.problems, {"workload 'w0': the student's call: tensor 'a' holds fp32 but was read as"}));
 }
 
+BOOST_AUTO_TEST_CASE(an_undeclared_input_names_the_side_once) {
+    const fb::RunResult result = quick_run(add_bench([](fb::Io& io) {
+                                         (void)io.in("z");
+                                         add(io);
+                                     }),
+                                     add_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"workload 'w0': the student's call asked for input 'z'"}));
+}
+
 BOOST_AUTO_TEST_CASE(a_write_past_the_end_of_an_output_fails_the_run) {
     // One element too many: inside the allocator's rounding, so nothing else would notice.
     const fb::RunResult result = quick_run(add_bench([](fb::Io& io) {

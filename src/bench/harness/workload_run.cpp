@@ -30,6 +30,7 @@
 #include "retake.hpp"
 #include "round_notices.hpp"
 #include "runtime.hpp"
+#include "side_call_error.hpp"
 #include "stopping.hpp"
 #include "timer.hpp"
 
@@ -284,10 +285,10 @@ private:
     void call(SideState& state) {
         try {
             bench_.call(state.side)(state.io);
+        } catch (const SideCallError& e) {
+            fail(e.what());
         } catch (const BenchError& e) {
-            const std::string what = e.what();
-            const std::string side = "the " + side_name(state.side) + "'s call";
-            fail(what.find(side) == std::string::npos ? side + ": " + what : what);
+            fail("the " + side_name(state.side) + "'s call: " + e.what());
         }
     }
 
