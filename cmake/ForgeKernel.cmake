@@ -58,6 +58,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/ForgeOperator.cmake")
 # contract, the forge.build fixture) runs once, when the top-level directory
 # has been read: every forge_add_operator() call has happened by then.
 function(_forge_finalize)
+  _forge_check_testing_enabled()
   _forge_validate()
   _forge_add_build_test()
 endfunction()

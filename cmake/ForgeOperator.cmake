@@ -75,6 +75,7 @@ function(forge_add_operator)
       "its targets and tests would clash. Give each operator its own name.")
   endif()
   set_property(GLOBAL APPEND PROPERTY FORGE_OPERATORS "${name}")
+  set_property(GLOBAL APPEND PROPERTY FORGE_OPERATOR_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}")
 
   if(DEFINED arg_DIRECTORY)
     cmake_path(ABSOLUTE_PATH arg_DIRECTORY BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE OUTPUT_VARIABLE card)

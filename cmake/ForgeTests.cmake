@@ -87,3 +87,30 @@ function(_forge_add_build_test)
     COMMAND "${CMAKE_COMMAND}" --build "${CMAKE_BINARY_DIR}" ${config_args} --target ${targets})
   set_tests_properties(forge.build PROPERTIES FIXTURES_SETUP forge.build LABELS forge)
 endfunction()
+
+# add_test() is silently dropped in a directory where testing is off, and ctest
+# then finds no test and passes: testing must be on in the top-level directory
+# (its CTestTestfile reaches the others) and in each that added an operator.
+# CMAKE_TESTING_ENABLED is what enable_testing() sets there (CMake's own
+# generators read it); checked at the top-level directory's end, after every call.
+function(_forge_check_testing_enabled)
+  get_property(directories GLOBAL PROPERTY FORGE_OPERATOR_DIRECTORIES)
+  if(NOT directories)
+    return()
+  endif()
+  list(PREPEND directories "${CMAKE_SOURCE_DIR}")
+  list(REMOVE_DUPLICATES directories)
+  set(untested "")
+  foreach(directory IN LISTS directories)
+    get_directory_property(enabled DIRECTORY "${directory}" DEFINITION CMAKE_TESTING_ENABLED)
+    if(NOT enabled)
+      list(APPEND untested "${directory}/CMakeLists.txt")
+    endif()
+  endforeach()
+  if(untested)
+    list(JOIN untested " and " files)
+    message(WARNING "ForgeKernel: testing is not enabled in ${files}, so CMake drops the tests "
+      "forge_add_operator() registered and ctest finds none. Call enable_testing() (or include(CTest)) "
+      "in the top-level CMakeLists.txt, before the add_subdirectory() calls that reach the operators.")
+  endif()
+endfunction()

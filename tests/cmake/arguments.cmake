@@ -36,3 +36,28 @@ endforeach()
 write_consumer("${source}" "forge_add_operator(scale BACKEND HOST)\nforge_add_operator(scale BACKEND HOST DIRECTORY other)")
 configure_consumer("${source}" "${WORK_DIR}/build" result log)
 expect_match("${log}" "an operator of this name was already added" "a duplicate operator")
+
+# Without enable_testing() CMake drops the operators' tests and ctest passes on
+# none: configure says so, naming the file, also where testing is enabled only
+# after the add_subdirectory() that reaches the operator.
+declare_placeholder("${source}/scale")
+write_consumer("${source}" "forge_add_operator(scale BACKEND HOST)")
+configure_consumer("${source}" "${WORK_DIR}/build" result log)
+if(NOT result EQUAL 0)
+  fail("configure of a declared card failed:\n${log}")
+endif()
+expect_no_match("${log}" "testing is not enabled" "a consumer that enables testing")
+write_consumer("${source}" "forge_add_operator(scale BACKEND HOST)" NO_TESTING)
+file(REMOVE_RECURSE "${WORK_DIR}/build")
+configure_consumer("${source}" "${WORK_DIR}/build" result log)
+expect_match("${log}" "testing is not enabled in[ \n]+[^ \n]*/consumer/CMakeLists\\.txt"
+  "a consumer without enable_testing()")
+file(MAKE_DIRECTORY "${source}/ops")
+file(RENAME "${source}/scale" "${source}/ops/scale")
+file(WRITE "${source}/ops/CMakeLists.txt" "forge_add_operator(scale BACKEND HOST)\n")
+write_consumer("${source}" "add_subdirectory(ops)\nenable_testing()" NO_TESTING)
+file(REMOVE_RECURSE "${WORK_DIR}/build")
+configure_consumer("${source}" "${WORK_DIR}/build" result log)
+expect_match("${log}" "testing is not enabled in[ \n]+[^ \n]*/ops/CMakeLists\\.txt"
+  "enable_testing() after add_subdirectory()")
+

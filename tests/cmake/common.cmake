@@ -36,9 +36,10 @@ endfunction()
 
 # Writes a consumer project in `dir` whose CMakeLists.txt gets ForgeKernel the
 # MODE's way and then runs `body`. LANGUAGES defaults to CXX; MINIMUM (the
-# project's cmake_minimum_required) to 3.25; PREAMBLE goes before ForgeKernel is found.
+# project's cmake_minimum_required) to 3.25; PREAMBLE goes before ForgeKernel is found;
+# NO_TESTING leaves out the enable_testing() every other consumer has.
 function(write_consumer dir body)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "" "MINIMUM;PREAMBLE" "LANGUAGES")
+  cmake_parse_arguments(PARSE_ARGV 2 arg "NO_TESTING" "MINIMUM;PREAMBLE" "LANGUAGES")
   if(NOT arg_LANGUAGES)
     set(arg_LANGUAGES CXX)
   endif()
@@ -46,6 +47,10 @@ function(write_consumer dir body)
     set(arg_MINIMUM 3.25)
   endif()
   list(JOIN arg_LANGUAGES " " languages)
+  set(testing "enable_testing()")
+  if(arg_NO_TESTING)
+    set(testing "")
+  endif()
   if(MODE STREQUAL "installed")
     set(use_forge "find_package(ForgeKernel CONFIG REQUIRED)")
   else()
@@ -54,7 +59,7 @@ function(write_consumer dir body)
   file(MAKE_DIRECTORY "${dir}")
   file(WRITE "${dir}/CMakeLists.txt" "cmake_minimum_required(VERSION ${arg_MINIMUM})
 project(consumer LANGUAGES ${languages})
-enable_testing()
+${testing}
 ${arg_PREAMBLE}
 ${use_forge}
 ${body}
