@@ -16,6 +16,7 @@
 #include "forge/contract/check.hpp"
 #include "forge/exit_code.hpp"
 #include "forge/io/file.hpp"
+#include "forge/report/findings_view.hpp"
 #include "gpu_choice.hpp"
 
 namespace forge::bench {
@@ -117,11 +118,7 @@ std::filesystem::path history_path(const Arguments& args) {
 }
 
 void print_findings(const ContractCheck& check) {
-    for (const Finding& finding : check.findings) {
-        std::cerr << check.path;
-        if (finding.location) std::cerr << ":" << finding.location->line << ":" << finding.location->column;
-        std::cerr << ": " << to_string(finding.severity) << "[" << finding.code << "]: " << finding.message << "\n";
-    }
+    for (const Finding& finding : check.findings) std::cerr << format_finding(finding, check.path) << "\n";
 }
 
 // eval.json's "build": how forge_add_operator() compiled the bench.

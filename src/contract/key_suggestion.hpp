@@ -1,4 +1,5 @@
-// "Did you mean": the known key closest to a typed one, for `unknown-key` warnings.
+// "Did you mean": the known key closest to a typed one, for `unknown-key` warnings
+// and for a misspelled class or produced_by.
 #pragma once
 
 #include <optional>

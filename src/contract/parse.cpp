@@ -105,8 +105,6 @@ struct Refusal {
 
 class ContractReader {
 public:
-    explicit ContractReader(std::string_view label) : label_(label) {}
-
     // The `unknown-key` warnings, in file order.
     [[nodiscard]] std::vector<Finding> unknown_keys(const toml::table& root) const {
         std::vector<Finding> out;
@@ -147,10 +145,7 @@ public:
 private:
     [[noreturn]] void refuse(std::string_view key, std::optional<SourceLocation> where, std::string_view problem,
                              std::string_view fix) const {
-        std::string message{label_};
-        if (where) message += " line " + std::to_string(where->line);
-        message += ": ";
-        message += key;
+        std::string message{key};
         message += ' ';
         message += problem;
         message += "; ";
@@ -174,9 +169,7 @@ private:
             if (std::find(known.begin(), known.end(), name) != known.end()) continue;
             const std::string subject = prefix + key_text(name);
             const auto where = location_of(key.source());
-            std::string message{label_};
-            if (where) message += " line " + std::to_string(where->line);
-            message += ": unknown key " + subject + " is ignored; ";
+            std::string message = "unknown key " + subject + " is ignored; ";
             if (const auto suggestion = detail::closest_key(name, known)) {
                 message += "did you mean " + prefix + std::string(*suggestion) + "?";
             } else if (prefix.empty() && std::find(std::begin(side_keys), std::end(side_keys), name) != std::end(side_keys)) {
@@ -363,12 +356,28 @@ private:
         return shape;
     }
 
-    std::string_view label_;
     WindowContract contract_;
 };
 
 Finding malformed(std::string message, std::optional<SourceLocation> where = std::nullopt) {
     return {"malformed", Severity::error, std::nullopt, std::move(message), where};
+}
+
+// Whether `where` (1-based line and column, in code points) is the end of its
+// line: toml++ reports a one-line string that reaches its line's end as an
+// "unescaped control character" there (the line break), which is most often a
+// missing closing quote.
+bool at_line_end(std::string_view text, SourceLocation where) {
+    std::size_t start = 0;
+    for (int line = 1; line < where.line; ++line) {
+        start = text.find('\n', start);
+        if (start == std::string_view::npos) return false;
+        ++start;
+    }
+    std::string_view line = text.substr(start, text.find('\n', start) - start);
+    if (line.ends_with('\r')) line.remove_suffix(1);
+    const auto code_points = std::count_if(line.begin(), line.end(), [](char c) { return (c & 0xC0) != 0x80; });
+    return where.column == code_points + 1;
 }
 
 // Refusals decided before toml++ sees the text: sizes and shapes it should not be fed.
@@ -380,16 +389,16 @@ std::optional<Finding> refuse_before_parsing(std::string_view text, std::string_
                          "check that this is the window.toml you meant");
     }
     if (text.starts_with("\xEF\xBB\xBF")) {
-        return malformed(file + " line 1: starts with a UTF-8 byte order mark, which TOML does not allow; "
-                                "save the file as UTF-8 without a BOM",
+        return malformed("the file starts with a UTF-8 byte order mark, which TOML does not allow; "
+                         "save it as UTF-8 without a BOM",
                          SourceLocation{1, 1});
     }
     // Every level of nesting takes a '.', '[' or '{': with few of them the scan is moot.
     const auto structural = std::count_if(text.begin(), text.end(), [](char c) { return c == '.' || c == '[' || c == '{'; });
     if (static_cast<std::size_t>(structural) <= max_nesting) return std::nullopt;
     if (const auto deep = detail::find_nesting_deeper_than(text, max_nesting)) {
-        return malformed(file + " line " + std::to_string(deep->line) + ": keys or values nest more than " +
-                             std::to_string(max_nesting) + " levels deep; a contract needs three",
+        return malformed("keys or values nest more than " + std::to_string(max_nesting) +
+                             " levels deep; a contract needs three",
                          *deep);
     }
     return std::nullopt;
@@ -409,15 +418,17 @@ ParsedContract parse_window_contract(std::string_view text, std::string_view pat
         root = toml::parse(text);
     } catch (const toml::parse_error& error) {
         const auto where = location_of(error.source());
-        std::string message{label};
-        if (where) message += " line " + std::to_string(where->line) + ", column " + std::to_string(where->column);
-        message += ": not valid TOML: ";
+        std::string message = "not valid TOML: ";
         message += error.description();
+        if (where && error.description().find("control character") != std::string_view::npos &&
+            at_line_end(text, *where)) {
+            message += " (the line ends inside a string: is its closing quote missing?)";
+        }
         message += "; fix the syntax there (TOML 1.0, https://toml.io)";
         out.findings.push_back(malformed(std::move(message), where));
         return out;
     }
-    ContractReader reader(label);
+    ContractReader reader;
     std::vector<Finding> warnings = reader.unknown_keys(root);
     try {
         out.contract = reader.read(root);

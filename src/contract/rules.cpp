@@ -4,23 +4,33 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_set>
 
 #include "forge/contract/python_regex.hpp"
+#include "key_suggestion.hpp"
 
 namespace forge {
 namespace {
 
 constexpr std::string_view producers[] = {"forward", "prep", "cache", "other"};
+constexpr std::string_view classes[] = {class_symmetrize, class_price, class_accept};
 
 bool is_class(std::string_view cls) noexcept {
-    return cls == class_symmetrize || cls == class_price || cls == class_accept;
+    return std::find(std::begin(classes), std::end(classes), cls) != std::end(classes);
 }
 
 bool is_producer(std::string_view producer) noexcept {
     return std::find(std::begin(producers), std::end(producers), producer) != std::end(producers);
+}
+
+// " (did you mean price?)" for a value a small edit from a known one; "" otherwise.
+std::string suggestion(std::string_view typed, std::span<const std::string_view> known) {
+    const std::optional<std::string_view> closest = detail::closest_key(typed, known);
+    return closest ? " (did you mean " + std::string(*closest) + "?)" : "";
 }
 
 // One of the four lists: what findings call it, and where the file declares it.
@@ -108,7 +118,9 @@ public:
         }
         if (!is_class(entry_.cls)) {
             add("class-invalid", "class",
-                "has class = '" + entry_.cls + "'; it must be symmetrize, price or accept");
+                entry_.cls.empty() ? "has no class; give it one: class = \"symmetrize\", \"price\" or \"accept\""
+                                   : "has class = '" + entry_.cls + "'" + suggestion(entry_.cls, classes) +
+                                         "; it must be symmetrize, price or accept");
             return;
         }
         const bool on_other = lists.other(kind).contains(entry_.name);
@@ -135,7 +147,8 @@ public:
         }
         if (!entry_.produced_by.empty() && !is_producer(entry_.produced_by)) {
             add("produced-by-invalid", "produced_by",
-                "has produced_by = '" + entry_.produced_by + "'; it must be forward, prep, cache or other");
+                "has produced_by = '" + entry_.produced_by + "'" + suggestion(entry_.produced_by, producers) +
+                    "; it must be forward, prep, cache or other");
         }
         check_prep_declaration();
         check_regexes();

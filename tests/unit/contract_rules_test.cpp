@@ -125,12 +125,15 @@ BOOST_AUTO_TEST_CASE(an_invalid_class_stops_the_entry_checks) {
     const Checked c = check_entries(
         "[[asymmetry]]\nstudent_input = \"g\"\nclass = \"prices\"\nproduced_by = \"magic\"\nshape = [1]\n");
     expect_one(c.findings, "class-invalid", "student_input=g", line_of(c.text, "class = \"prices\""));
+    BOOST_TEST(with_code(c.findings, "class-invalid")->message.find("(did you mean price?)") != std::string::npos);
     expect_none(c.findings, "produced-by-invalid");
     expect_none(c.findings, "prep-decl-misplaced");
     // No class at all: the entry's table is where the fix goes.
     const Checked missing = check_entries("[[asymmetry]]\nstudent_input = \"g\"\n");
     expect_one(missing.findings, "class-invalid", "student_input=g",
                line_of(missing.text, "[[asymmetry]]\nstudent_input = \"g\""));
+    BOOST_TEST(with_code(missing.findings, "class-invalid")->message.find("has no class; give it one") !=
+               std::string::npos);
     for (std::string_view cls : {"symmetrize", "price", "accept"}) {
         expect_none(check_entries("[[asymmetry]]\nstudent_input = \"g\"\nclass = \"" + std::string(cls) + "\"\n").findings,
                     "class-invalid");
@@ -174,6 +177,11 @@ BOOST_AUTO_TEST_CASE(symmetrize_needs_both_sides_and_price_needs_one) {
 BOOST_AUTO_TEST_CASE(produced_by_must_be_known_when_given) {
     const Checked c = check_entries("[[asymmetry]]\nstudent_input = \"g\"\nclass = \"accept\"\nproduced_by = \"oven\"\n");
     expect_one(c.findings, "produced-by-invalid", "student_input=g", line_of(c.text, "produced_by"));
+    BOOST_TEST(with_code(c.findings, "produced-by-invalid")->message.find("did you mean") == std::string::npos);
+    const Checked typo =
+        check_entries("[[asymmetry]]\nstudent_input = \"g\"\nclass = \"accept\"\nproduced_by = \"froward\"\n");
+    BOOST_TEST(with_code(typo.findings, "produced-by-invalid")->message.find("(did you mean forward?)") !=
+               std::string::npos);
     for (std::string_view producer : {"forward", "prep", "cache", "other"}) {
         expect_none(check_entries("[[asymmetry]]\nstudent_input = \"g\"\nclass = \"accept\"\nproduced_by = \"" +
                                   std::string(producer) + "\"\n")
