@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <fstream>
@@ -212,11 +213,19 @@ BOOST_AUTO_TEST_CASE(a_profiled_calls_table_leaves_out_its_regions_readings) {
             fb::region inner{"inner"};
         }
     };
-    const auto start = std::chrono::steady_clock::now();
-    const fb::Profile profile = runtime->profile_call(many_regions, "many_regions");
-    const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    const double table_ms = profile.kernels.total_ns() * 1e-6;
-    BOOST_TEST_MESSAGE("2000 regions: table " << table_ms << " ms, profiled call " << wall_ms << " ms");
-    BOOST_TEST(wall_ms > 2.0);  // the readings took their time
-    BOOST_TEST(table_ms < 0.25 * wall_ms);
+    // The quietest of three calls: beside other tests a preemption can land
+    // between a region's readings where no wait counter sees it (a few ms in
+    // one call of ten beside two CPU burners); kept readings would be in all three.
+    double quietest_share = 1.0;
+    for (int call = 0; call < 3; ++call) {
+        const auto start = std::chrono::steady_clock::now();
+        const fb::Profile profile = runtime->profile_call(many_regions, "many_regions");
+        const double wall_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        const double table_ms = profile.kernels.total_ns() * 1e-6;
+        BOOST_TEST_MESSAGE("2000 regions: table " << table_ms << " ms, profiled call " << wall_ms << " ms");
+        BOOST_TEST(wall_ms > 2.0);  // the readings took their time
+        quietest_share = std::min(quietest_share, table_ms / wall_ms);
+    }
+    BOOST_TEST(quietest_share < 0.25);
 }
