@@ -69,13 +69,13 @@ function(forge_add_operator)
     message(FATAL_ERROR "${context}: TIMEOUT is \"${arg_TIMEOUT}\"; it must be a positive whole number of seconds.")
   endif()
 
-  get_property(operators GLOBAL PROPERTY FORGE_OPERATORS)
+  get_property(operators GLOBAL PROPERTY _FORGE_OPERATORS)
   if(name IN_LIST operators)
     message(FATAL_ERROR "${context}: an operator of this name was already added; "
       "its targets and tests would clash. Give each operator its own name.")
   endif()
-  set_property(GLOBAL APPEND PROPERTY FORGE_OPERATORS "${name}")
-  set_property(GLOBAL APPEND PROPERTY FORGE_OPERATOR_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}")
+  set_property(GLOBAL APPEND PROPERTY _FORGE_OPERATORS "${name}")
+  set_property(GLOBAL APPEND PROPERTY _FORGE_OPERATOR_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}")
 
   if(DEFINED arg_DIRECTORY)
     cmake_path(ABSOLUTE_PATH arg_DIRECTORY BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE OUTPUT_VARIABLE card)
@@ -170,12 +170,12 @@ function(forge_add_operator)
     # A prep source that starts including the student is found at the next build.
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PREP})
   else()
-    set_property(GLOBAL APPEND PROPERTY FORGE_CONTRACTS_WITHOUT_PREP "${contract}")
+    set_property(GLOBAL APPEND PROPERTY _FORGE_CONTRACTS_WITHOUT_PREP "${contract}")
   endif()
 
   # Validated with every other contract at the end of configure, and again
   # whenever the file changes (the next build re-runs configure).
-  set_property(GLOBAL APPEND PROPERTY FORGE_CONTRACTS "${contract}")
+  set_property(GLOBAL APPEND PROPERTY _FORGE_CONTRACTS "${contract}")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${contract}")
   set_property(GLOBAL APPEND PROPERTY FORGE_BUILD_TARGETS ${prefix}_bench)
 

@@ -34,7 +34,7 @@ endfunction()
 # bench template calls the placeholder's, so a bench scaffolded beside them says
 # where to call the author's instead, and so does configure.
 function(_forge_scaffold name card backend files own_sides)
-  get_property(templates GLOBAL PROPERTY FORGE_TEMPLATES_DIR)
+  get_property(templates GLOBAL PROPERTY _FORGE_TEMPLATES_DIR)
   string(TOLOWER "${backend}" backend_dir)
   set(created "")
   set(bench "")

@@ -94,7 +94,7 @@ endfunction()
 # CMAKE_TESTING_ENABLED is what enable_testing() sets there (CMake's own
 # generators read it); checked at the top-level directory's end, after every call.
 function(_forge_check_testing_enabled)
-  get_property(directories GLOBAL PROPERTY FORGE_OPERATOR_DIRECTORIES)
+  get_property(directories GLOBAL PROPERTY _FORGE_OPERATOR_DIRECTORIES)
   if(NOT directories)
     return()
   endif()

@@ -6,7 +6,7 @@ include_guard(GLOBAL)
 
 # Records a finding of a static card check, printed with the contracts' findings.
 function(_forge_card_finding file line column code message)
-  set_property(GLOBAL APPEND PROPERTY FORGE_CARD_FINDINGS "${file}:${line}:${column}: error[${code}]: ${message}")
+  set_property(GLOBAL APPEND PROPERTY _FORGE_CARD_FINDINGS "${file}:${line}:${column}: error[${code}]: ${message}")
 endfunction()
 
 # Where the #include directives the compiler sees start in C/C++ `text`: the
@@ -156,13 +156,13 @@ endfunction()
 # One `forge check` over every registered contract, plus prep-step-missing for
 # the cards without PREP sources whose contract needs a prep step.
 function(_forge_validate)
-  get_property(contracts GLOBAL PROPERTY FORGE_CONTRACTS)
+  get_property(contracts GLOBAL PROPERTY _FORGE_CONTRACTS)
   if(NOT contracts)
     return()
   endif()
-  get_property(without_prep GLOBAL PROPERTY FORGE_CONTRACTS_WITHOUT_PREP)
+  get_property(without_prep GLOBAL PROPERTY _FORGE_CONTRACTS_WITHOUT_PREP)
   # The findings, one per line (a message may hold a semicolon: no CMake list).
-  get_property(card_findings GLOBAL PROPERTY FORGE_CARD_FINDINGS)
+  get_property(card_findings GLOBAL PROPERTY _FORGE_CARD_FINDINGS)
   list(LENGTH card_findings errors)
   list(JOIN card_findings "\n" report)
 
