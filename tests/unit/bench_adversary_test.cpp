@@ -17,6 +17,7 @@
 #include "forge/contract/contract.hpp"
 #include "forge/exit_code.hpp"
 #include "bench_add_operator.hpp"
+#include "c_regions.h"
 
 // One student per trick a student could use to win without doing the work; each
 // test holds the harness to catching it and saying what happened.
@@ -128,6 +129,24 @@ BOOST_AUTO_TEST_CASE(an_undeclared_input_names_the_side_once) {
                                      add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_has(result.problems, {"workload 'w0': the student's call asked for input 'z'"}));
+}
+
+BOOST_AUTO_TEST_CASE(a_c_region_left_open_or_ended_twice_fails_the_run_naming_the_side) {
+    const fb::RunResult open = quick_run(add_bench([](fb::Io& io) {
+                                       c_region_left_open();
+                                       add(io);
+                                   }),
+                                   add_contract());
+    BOOST_TEST(open.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(open.problems, {"workload 'w0': the student's call returned with 1 region(s) begun by "
+                                       "forge_region_begin() and not ended"}));
+    const fb::RunResult twice = quick_run(add_bench([](fb::Io& io) {
+                                        add(io);
+                                        c_region_ended_twice();
+                                    }),
+                                    add_contract());
+    BOOST_TEST(twice.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(twice.problems, {"the student's call called forge_region_end() 1 time(s) with no region"}));
 }
 
 BOOST_AUTO_TEST_CASE(a_write_past_the_end_of_an_output_fails_the_run) {

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "c_regions.h"
 #include "forge/bench/region.hpp"
 #include "regions.hpp"
 #include "runtime.hpp"
@@ -127,6 +128,43 @@ BOOST_AUTO_TEST_CASE(nested_time_is_counted_once_in_the_inner_region) {
     // outer's own time excludes inner's: together they fit in the wall time once
     // (counted in both, they would exceed it by inner's 6 ms).
     BOOST_TEST(rows[0].time_ns + rows[1].time_ns <= wall_ms * 1e6);
+}
+
+BOOST_AUTO_TEST_CASE(c_regions_time_and_nest_as_the_cpp_ones_do) {
+    fb::RegionRecording recording;
+    const auto start = std::chrono::steady_clock::now();
+    c_nested_regions(2.0, 6.0);
+    const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const std::vector<forge::KernelRow> rows = recording.rows();
+    BOOST_TEST_REQUIRE(rows.size() == 2u);
+    BOOST_TEST(rows[0].name == "c_inner");  // exit order
+    BOOST_TEST(rows[1].name == "c_outer");
+    BOOST_TEST(rows[0].time_ns >= 5.99e6);
+    BOOST_TEST(rows[1].time_ns >= 1.99e6);
+    BOOST_TEST(rows[0].time_ns + rows[1].time_ns <= wall_ms * 1e6);
+    const fb::UnbalancedCRegions balanced = fb::take_unbalanced_c_regions();
+    BOOST_TEST(balanced.open == 0);
+    BOOST_TEST(balanced.unmatched_ends == 0);
+}
+
+BOOST_AUTO_TEST_CASE(unbalanced_c_regions_are_counted_and_closed) {
+    c_region_left_open();
+    c_region_left_open();
+    const fb::UnbalancedCRegions open = fb::take_unbalanced_c_regions();
+    BOOST_TEST(open.open == 2);
+    BOOST_TEST(open.unmatched_ends == 0);
+    c_region_ended_twice();
+    const fb::UnbalancedCRegions ended = fb::take_unbalanced_c_regions();
+    BOOST_TEST(ended.open == 0);
+    BOOST_TEST(ended.unmatched_ends == 1);
+    // Cleared: the next call starts balanced, and past the 64 held in place
+    // a region still pairs with its end.
+    for (int i = 0; i < 70; ++i) c_region_left_open();
+    BOOST_TEST(fb::take_unbalanced_c_regions().open == 70);
+    fb::RegionRecording recording;
+    c_nested_regions(0.0, 0.0);
+    BOOST_TEST(recording.rows().size() == 2u);
+    BOOST_TEST(fb::take_unbalanced_c_regions().open == 0);
 }
 
 BOOST_AUTO_TEST_CASE(a_region_entered_twice_is_two_launches) {

@@ -1,4 +1,4 @@
-// Recording the named regions (forge/bench/region.hpp) of one profiled HOST call.
+// Recording the named regions (forge/bench/region.hpp, region.h) of one profiled HOST call.
 #pragma once
 
 #include <set>
@@ -46,5 +46,15 @@ public:
 
     [[nodiscard]] KernelNames names() const;
 };
+
+// What a call left unbalanced of the C regions (forge/bench/region.h) on the
+// calling thread: regions begun and not ended, and ends with no region begun.
+struct UnbalancedCRegions {
+    int open = 0;
+    int unmatched_ends = 0;
+};
+
+// Reads and clears them, closing the open ones, so that the next call starts balanced.
+[[nodiscard]] UnbalancedCRegions take_unbalanced_c_regions() noexcept;
 
 }  // namespace forge::bench

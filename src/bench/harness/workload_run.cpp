@@ -77,6 +77,7 @@ struct SideState {
     // named once, and the cause of any timed output unlike its untimed one.
     bool unwritten_outputs = false;
     bool changed_inputs = false;
+    bool unbalanced_c_regions = false;  // named once
     std::set<std::string_view> untimed_work_reported;  // late / early work already a problem
     std::vector<KernelNames> sample_kernels;  // the distinct kernel sets of its timed samples
     bool unlogged_samples = false;            // samples whose kernels the backend could not see
@@ -366,6 +367,24 @@ private:
         }
     }
 
+    // C regions (region.h) pair up by hand: one a call leaves open, or an end
+    // without its begin, would shift every later region's time to another row.
+    void check_c_regions_balanced(SideState& state) {
+        const UnbalancedCRegions c_regions = take_unbalanced_c_regions();
+        if (state.unbalanced_c_regions || (c_regions.open == 0 && c_regions.unmatched_ends == 0)) return;
+        state.unbalanced_c_regions = true;
+        const std::string call = "the " + side_name(state.side) + "'s call";
+        if (c_regions.open > 0) {
+            problem(call + " returned with " + std::to_string(c_regions.open) +
+                    " region(s) begun by forge_region_begin() and not ended: end each with forge_region_end() "
+                    "before the call returns");
+        }
+        if (c_regions.unmatched_ends > 0) {
+            problem(call + " called forge_region_end() " + std::to_string(c_regions.unmatched_ends) +
+                    " time(s) with no region begun on its thread: each end needs its forge_region_begin()");
+        }
+    }
+
     // One untimed call per side on input variant v; the outputs both sides produce
     // are compared, and each side's outputs kept to check its timed calls against.
     void correctness(int v) {
@@ -377,6 +396,7 @@ private:
             call(state);
             runtime_.synchronize();
             check_guards(state);
+            check_c_regions_balanced(state);
             Tensors& expected = state.expected[static_cast<std::size_t>(v)];
             for (const Tensor& output : state.outputs()) {
                 const Tensor& written = expected.add(to_host(output, state.host_outputs).clone());
