@@ -40,10 +40,10 @@ Tensor* lookup(const Bound& bound, std::string_view name) {
     for (const auto& entry : bound) declared += (declared.empty() ? "" : ", ") + entry.first;
     const std::string section = "[" + std::string(to_string(side)) + "]." + std::string(list);
     throw SideCallError("the " + std::string(to_string(side)) + "'s call asked for " +
-                     (list == "inputs" ? "input" : "output") + " '" + std::string(name) +
-                     "', which window.toml does not declare in " + section + " (declared: " +
-                     (declared.empty() ? "none" : declared) + "); declare it there (with an [[asymmetry]] entry "
-                     "when the other side lacks it) or stop using it");
+                        (list == "inputs" ? "input" : "output") + " '" + std::string(name) +
+                        "', which window.toml does not declare in " + section + " (declared: " +
+                        (declared.empty() ? "none" : declared) + "); declare it there (with an [[asymmetry]] entry "
+                        "when the other side lacks it) or stop using it");
 }
 
 }  // namespace
@@ -62,17 +62,17 @@ void* Io::state_of(const std::type_info& asked) const {
     const std::string side = std::string(to_string(side_));
     if (state_type_ == nullptr) {
         throw SideCallError("the " + side + "'s call asked for its state (io.state<" + type_name(asked) +
-                         ">()), but the bench gives the " + side + " no setup: make the state in "
-                         "Bench::setup(fb::Side::" + side + ", [](const fb::Workload&, fb::Stream) { ... })");
+                            ">()), but the bench gives the " + side + " no setup: make the state in "
+                            "Bench::setup(fb::Side::" + side + ", [](const fb::Workload&, fb::Stream) { ... })");
     }
     if (*state_type_ == typeid(void)) {
         throw SideCallError("the " + side + "'s call asked for its state (io.state<" + type_name(asked) +
-                         ">()), but the " + side + "'s setup returns nothing: return the state from the setup");
+                            ">()), but the " + side + "'s setup returns nothing: return the state from the setup");
     }
     if (*state_type_ != asked) {
         throw SideCallError("the " + side + "'s call asked for its state as '" + type_name(asked) + "', but the " +
-                         side + "'s setup made a '" + type_name(*state_type_) + "': ask for io.state<" +
-                         type_name(*state_type_) + ">()");
+                            side + "'s setup made a '" + type_name(*state_type_) + "': ask for io.state<" +
+                            type_name(*state_type_) + ">()");
     }
     return state_.get();
 }

@@ -74,7 +74,6 @@ std::optional<double> WatchedReading::foreign_wait_ms() const noexcept {
     return bench::foreign_wait_ms(before, after, bracket_ms, ms);
 }
 
-
 std::int64_t other_threads_cpu_ns() noexcept {
     SchedulerReading clocks;
     read_cpu_clocks(clocks);
