@@ -85,6 +85,36 @@ BOOST_AUTO_TEST_CASE(an_imprecise_run_stops_at_the_cap_and_says_so) {
     BOOST_TEST(criterion.rounds() == 100u);
 }
 
+BOOST_AUTO_TEST_CASE(a_cap_reached_before_the_minimum_measured_time_never_claims_precision) {
+    // Calls of a few us: the time cap comes before 0.3 s of them add up.
+    fb::StoppingParameters p = parameters();
+    p.min_measured_s = 0.3;
+    p.max_wall_s = 0.8;
+    fb::PrecisionCriterion criterion(p);
+    double wall_s = 0.0;
+    do {
+        criterion.add_round(0.0, 0, 0.002);  // identical rounds: a zero-width interval
+        wall_s += 0.01;
+    } while (!criterion.done(wall_s));
+    BOOST_TEST(criterion.rounds() == 80u);
+    BOOST_TEST((criterion.reason() == fb::StopReason::wall_cap));
+}
+
+BOOST_AUTO_TEST_CASE(precision_reached_between_looks_is_named_at_the_round_cap) {
+    // The looks fall at rounds ..., 40, 42, 44; the 20th quiet round, which makes
+    // the (zero-width) interval precise, is round 45, the cap.
+    fb::StoppingParameters p = parameters();
+    p.max_rounds = 45;
+    fb::PrecisionCriterion criterion(p);
+    std::size_t round = 0;
+    do {
+        ++round;
+        criterion.add_round(0.0, 0, 1.0, /*disturbed=*/round <= 25);
+    } while (!criterion.done(0.0));
+    BOOST_TEST(criterion.rounds() == 45u);
+    BOOST_TEST((criterion.reason() == fb::StopReason::precision_reached));
+}
+
 BOOST_AUTO_TEST_CASE(measured_time_below_its_minimum_keeps_the_rounds_going) {
     fb::StoppingParameters p = parameters();
     p.min_measured_s = 0.1;

@@ -96,6 +96,11 @@ stats::RatioInterval PrecisionCriterion::interval() const {
     return stats::clustered_paired_ratio(estimated_rounds(), parameters_.confidence);
 }
 
+bool PrecisionCriterion::precise_enough(const Choice& choice) const {
+    return choice.selection == RoundSelection::quiet && measured_s() >= parameters_.min_measured_s &&
+           precise(choice);
+}
+
 bool PrecisionCriterion::done(double wall_s) {
     const std::size_t n = rounds();
     if (n < parameters_.min_rounds) return false;
@@ -103,33 +108,28 @@ bool PrecisionCriterion::done(double wall_s) {
     // looks keep a lucky narrow stretch from ending the run (optional stopping).
     if (n >= next_check_ && measured_s() >= parameters_.min_measured_s) {
         next_check_ = n + std::max<std::size_t>(n / 20, 1);
-        const Choice choice = choose();
-        if (choice.selection == RoundSelection::quiet && precise(choice)) {
+        if (precise_enough(choose())) {
             reason_ = StopReason::precision_reached;
             return true;
         }
     }
-    if (n >= parameters_.max_rounds) {
-        reason_ = StopReason::round_cap;
-        return true;
+    const bool at_round_cap = n >= parameters_.max_rounds;
+    if (!at_round_cap && wall_s < parameters_.max_wall_s) return false;
+    const Choice choice = choose();
+    if (!at_round_cap && choice.selection != RoundSelection::quiet &&
+        wall_s < parameters_.max_wall_s + parameters_.quiet_wait_s) {
+        waited_for_quiet_ = true;
+        return false;
     }
-    if (wall_s >= parameters_.max_wall_s) {
-        const Choice choice = choose();
-        if (choice.selection != RoundSelection::quiet) {
-            if (wall_s < parameters_.max_wall_s + parameters_.quiet_wait_s) {
-                waited_for_quiet_ = true;
-                return false;
-            }
-        } else if (precise(choice)) {
-            // Precise since the last look (the wait for quiet rounds ends between
-            // looks): stopping now anyway, the reason says which.
-            reason_ = StopReason::precision_reached;
-            return true;
-        }
-        reason_ = StopReason::wall_cap;
-        return true;
+    // A last look at a cap: precise since the previous look (the looks are ~5%
+    // of the rounds apart, and the wait for quiet rounds ends between them) says
+    // so, rather than the cap.
+    if (precise_enough(choice)) {
+        reason_ = StopReason::precision_reached;
+    } else {
+        reason_ = at_round_cap ? StopReason::round_cap : StopReason::wall_cap;
     }
-    return false;
+    return true;
 }
 
 }  // namespace forge::bench

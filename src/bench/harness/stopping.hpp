@@ -105,6 +105,9 @@ private:
     [[nodiscard]] Choice choose() const;
     [[nodiscard]] stats::PairedRounds rounds_of(const Choice& choice) const;
     [[nodiscard]] bool precise(const Choice& choice) const;
+    // Quiet rounds, the minimum measured time, and the precision: what a stop
+    // needs to say "precision reached".
+    [[nodiscard]] bool precise_enough(const Choice& choice) const;
 
     StoppingParameters parameters_;
     std::vector<double> log_ratios_;
