@@ -59,17 +59,25 @@ double between_run_variance(std::span<const RunEstimate> runs) {
     std::vector<double> weights;  // 1 / se^2
     for (const RunEstimate& run : runs) weights.push_back(1.0 / std::pow(std::max(run.standard_error, 1e-9), 2));
     double total = 0.0;
-    double squared = 0.0;
     double pooled = 0.0;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         total += weights[i];
-        squared += weights[i] * weights[i];
         pooled += weights[i] * runs[i].log_ratio;
     }
     pooled /= total;
     double q = 0.0;
     for (std::size_t i = 0; i < runs.size(); ++i) q += weights[i] * std::pow(runs[i].log_ratio - pooled, 2);
-    return std::max(0.0, (q - static_cast<double>(runs.size() - 1)) / (total - squared / total));
+    // The denominator W - sum(w^2) / W, written sum_i w_i * (W - w_i) / W with
+    // W - w_i summed from the other weights: beside a run with a zero-width
+    // interval (weight 1e18) the first form cancels every other weight away.
+    double denominator = 0.0;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        double others = 0.0;
+        for (std::size_t j = 0; j < runs.size(); ++j) others += j == i ? 0.0 : weights[j];
+        denominator += weights[i] * others;
+    }
+    denominator /= total;
+    return std::max(0.0, (q - static_cast<double>(runs.size() - 1)) / denominator);
 }
 
 RatioInterval with_between_run_spread(const RatioInterval& interval, std::span<const RunEstimate> runs,

@@ -45,6 +45,18 @@ BOOST_AUTO_TEST_CASE(the_spread_between_runs_is_dersimonian_and_lairds_moment_es
     BOOST_CHECK_THROW((void)fs::between_run_variance(negative), std::invalid_argument);
 }
 
+BOOST_AUTO_TEST_CASE(a_run_with_a_zero_width_interval_leaves_the_spread_finite) {
+    // Every round alike (a timer's quantum): se 0, floored to a weight of 1e18.
+    // W - sum(w^2)/W -> 2 * 4 as that weight grows; (Q - 1) / 8 with Q -> 4 * 1^2.
+    const std::vector<fs::RunEstimate> runs{{.log_ratio = 0.0, .standard_error = 0.0},
+                                            {.log_ratio = 1.0, .standard_error = 0.5}};
+    BOOST_TEST(fs::between_run_variance(runs) == 0.375, tt::tolerance(1e-9));
+    const std::vector<fs::RunEstimate> close{{.log_ratio = 0.0, .standard_error = 0.0},
+                                             {.log_ratio = 0.1, .standard_error = 0.08}};
+    // Q = 0.01 / 0.0064 = 1.5625; W - sum(w^2)/W -> 2 / 0.0064 = 312.5.
+    BOOST_TEST(fs::between_run_variance(close) == 0.5625 / 312.5, tt::tolerance(1e-9));
+}
+
 BOOST_AUTO_TEST_CASE(the_spread_is_added_to_each_side_of_the_interval_in_quadrature) {
     // Student's t at 97.5% with 3 degrees of freedom: tau comes from four runs.
     const double t3 = 3.182446305284263;
