@@ -30,7 +30,15 @@ double quantile_sorted(std::span<const double> sorted, double q) {
     const auto below = static_cast<std::size_t>(std::floor(position));
     const std::size_t above = std::min(below + 1, sorted.size() - 1);
     const double weight = position - static_cast<double>(below);
-    return sorted[below] + weight * (sorted[above] - sorted[below]);
+    const double low = sorted[below];
+    const double high = sorted[above];
+    if (weight == 0.0 || low == high) return low;
+    // An infinite neighbour: the value is that infinity (the nearer one when
+    // both are), where low + weight * (high - low) would read inf - inf as NaN.
+    if (std::isinf(low) && std::isinf(high)) return weight < 0.5 ? low : high;
+    if (std::isinf(low)) return low;
+    if (std::isinf(high)) return high;
+    return low + weight * (high - low);
 }
 
 SampleSummary summarize(std::span<const double> values) {

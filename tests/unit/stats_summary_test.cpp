@@ -2,6 +2,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -65,3 +66,16 @@ BOOST_AUTO_TEST_CASE(nan_and_out_of_range_quantiles_are_refused) {
     BOOST_CHECK_THROW((void)fs::quantile_sorted(sorted, std::nan("")), std::invalid_argument);
     BOOST_TEST(fs::median(std::vector<double>{3.0, 1.0, 2.0, 10.0}) == 2.5);
 }
+
+BOOST_AUTO_TEST_CASE(an_infinite_value_never_turns_a_statistic_into_nan) {
+    const double inf = std::numeric_limits<double>::infinity();
+    const fs::SampleSummary summary = fs::summarize(std::vector<double>{1.0, 2.0, inf});
+    BOOST_TEST(summary.median == 2.0);  // its weight 0: 0 * (inf - 2) was NaN
+    BOOST_TEST(summary.q1 == 1.5);
+    BOOST_TEST(summary.q3 == inf);
+    BOOST_TEST(summary.max == inf);
+    BOOST_TEST(fs::median(std::vector<double>{-inf, 1.0, 2.0, 3.0}) == 1.5);
+    BOOST_TEST(fs::quantile_sorted(std::vector<double>{-inf, inf}, 0.25) == -inf);
+    BOOST_TEST(fs::quantile_sorted(std::vector<double>{-inf, inf}, 0.75) == inf);
+}
+

@@ -23,8 +23,9 @@ struct SampleSummary {
 // Throws std::invalid_argument on no values or a NaN among them.
 [[nodiscard]] SampleSummary summarize(std::span<const double> values);
 
-// The q-quantile of sorted values, by the same interpolation. Throws
-// std::invalid_argument on no values or q outside [0, 1] (NaN included).
+// The q-quantile of sorted values, by the same interpolation; beside an
+// infinite value, that infinity. Throws std::invalid_argument on no values or
+// q outside [0, 1] (NaN included).
 [[nodiscard]] double quantile_sorted(std::span<const double> sorted, double q);
 
 // The median of values in any order. Throws as summarize() does.
