@@ -91,3 +91,21 @@ BOOST_AUTO_TEST_CASE(a_write_that_fails_midway_leaves_the_old_file) {
     BOOST_TEST(slurp(file) == before);
     BOOST_TEST(entries(dir.path) == 1u);
 }
+
+BOOST_AUTO_TEST_CASE(the_stopping_half_width_is_the_runs_own_before_the_spread_between_runs) {
+    const fb::Workload workload{"w", {}, 1};
+    fb::RunRecord record;
+    record.complete = true;
+    fb::WorkloadRecord w;
+    w.workload = &workload;
+    w.rounds.resize(40);
+    w.ratio = {2.0, 1.9, 2.1};  // widened by the spread between runs
+    w.between_runs.runs = 3;
+    w.between_runs.within = {2.0, 1.99, 2.01};
+    record.workloads.push_back(std::move(w));
+    record.ratio = forge::stats::RatioInterval{2.0, 1.9, 2.1};
+    const nlohmann::json eval = fb::to_eval_json(record);
+    const nlohmann::json& stopping = eval["performance"]["workloads"][0]["stopping"];
+    BOOST_TEST(stopping["half_width"].get<double>() == 0.005, boost::test_tools::tolerance(1e-9));
+}
+

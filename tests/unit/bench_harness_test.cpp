@@ -518,6 +518,12 @@ BOOST_AUTO_TEST_CASE(runs_of_the_same_bench_share_a_history_and_their_spread) {
         BOOST_TEST(w["ratio_ci"][0].get<double>() <= w["between_runs"]["within_run_ci"][0].get<double>());
         BOOST_TEST(w["ratio_ci"][1].get<double>() >= w["between_runs"]["within_run_ci"][1].get<double>());
         BOOST_TEST(w["between_runs"]["log_sd"].get<double>() >= 0.0);
+        // The precision the stopping rule judged: the run's own rounds'.
+        const json& within = w["between_runs"]["within_run_ci"];
+        const double within_half_width =
+            (within[1].get<double>() - within[0].get<double>()) / 2.0 / w["ratio"].get<double>();
+        BOOST_TEST(w["stopping"]["half_width"].get<double>() == within_half_width,
+                   boost::test_tools::tolerance(1e-9));
     }
 
     options.bench_identity = "build 2";

@@ -61,6 +61,9 @@ nlohmann::json rounds_json(const WorkloadRecord& w) {
 }
 
 nlohmann::json stopping_json(const WorkloadRecord& w) {
+    // The precision the rounds themselves reached, as the stopping rule judged
+    // it: ratio_ci is wider once the spread between runs is in it.
+    const stats::RatioInterval& rounds_interval = w.between_runs.runs > 0 ? w.between_runs.within : w.ratio;
     const auto preempted = std::count_if(w.rounds.begin(), w.rounds.end(), [](const Round& r) { return r.preempted; });
     const auto throttled = std::count_if(w.rounds.begin(), w.rounds.end(), [](const Round& r) { return r.throttled; });
     return {{"reason", to_string(w.stop)},
@@ -72,7 +75,7 @@ nlohmann::json stopping_json(const WorkloadRecord& w) {
             {"waited_for_quiet", w.waited_for_quiet},
             {"retaken", w.retaken},
             {"memory_calibration_before_ms", w.memory_calibration_before_ms},
-            {"half_width", w.ratio.relative_half_width()},
+            {"half_width", rounds_interval.relative_half_width()},
             {"measured_s", w.measured_s},
             {"wall_s", w.rounds_wall_s}};
 }
