@@ -22,11 +22,12 @@ std::optional<double> workloads_raw_ratio(const std::vector<WorkloadReading>& wo
 }  // namespace
 
 std::optional<RatioCi> credited_ratio_ci(const RunCredit& run, const RatioCi& raw) {
-    if (!run.credited_ratio) return std::nullopt;
-    std::vector<double> adjustments;
-    for (const WorkloadCredit& w : run.workloads) adjustments.push_back(w.ratio->credited_ratio / w.ratio->raw_ratio);
-    const double adjustment = geometric_mean(adjustments);
-    return RatioCi{raw.low * adjustment, raw.high * adjustment};
+    if (!run.credited_ratio || !run.raw_ratio || !(*run.raw_ratio > 0.0)) return std::nullopt;
+    // Scaled by credited / raw of the run's own two points: the bench's raw
+    // ratio (a median of paired rounds) need not equal the ratio of the sides'
+    // medians the credit starts from, and the interval must hold its own ratio.
+    const double scale = *run.credited_ratio / *run.raw_ratio;
+    return RatioCi{raw.low * scale, raw.high * scale};
 }
 
 RunCredit credit_run(const WindowContract& contract, const EvalReport& eval) {

@@ -106,14 +106,23 @@ BOOST_AUTO_TEST_CASE(a_workloads_warnings_are_beside_its_credit_in_json) {
     BOOST_TEST(!w0["credit"].contains("warnings"));  // the credit keeps the reference's keys
 }
 
-BOOST_AUTO_TEST_CASE(the_credited_interval_is_the_raw_interval_times_the_credits_adjustment) {
+BOOST_AUTO_TEST_CASE(the_credited_interval_is_the_raw_interval_carried_onto_the_credited_ratio) {
     const auto run = forge::credit_run(contract(), eval());
-    // credited / raw = geometric mean over workloads of (1 - reference fraction) / (1 - student fraction).
-    const double adjustment = *run.credited_ratio / 0.7211247851537042;  // the workloads' raw geometric mean
+    const double scale = *run.credited_ratio / 0.72;  // the bench's raw ratio
     const auto ci = forge::credited_ratio_ci(run, forge::RatioCi{0.70, 0.74});
     BOOST_REQUIRE(ci.has_value());
-    BOOST_TEST(ci->low == 0.70 * adjustment, tt::tolerance(1e-12));
-    BOOST_TEST(ci->high == 0.74 * adjustment, tt::tolerance(1e-12));
+    BOOST_TEST(ci->low == 0.70 * scale, tt::tolerance(1e-12));
+    BOOST_TEST(ci->high == 0.74 * scale, tt::tolerance(1e-12));
+
+    // A paired estimate (0.9) far from the ratio of the sides' medians (0.721)
+    // the credit starts from: the interval still holds the credited ratio.
+    auto paired = eval();
+    paired.ratio = 0.9;
+    const auto far = forge::credit_run(contract(), paired);
+    const auto far_ci = forge::credited_ratio_ci(far, forge::RatioCi{0.88, 0.92});
+    BOOST_REQUIRE(far_ci.has_value());
+    BOOST_TEST(far_ci->low < *far.credited_ratio);
+    BOOST_TEST(far_ci->high > *far.credited_ratio);
 
     auto unusable = eval();
     unusable.workloads[2].student.kernels.reset();

@@ -163,12 +163,12 @@ struct CreditIssue {
 // {"code", "message", "workloads"} each.
 [[nodiscard]] nlohmann::json to_json(const std::vector<CreditIssue>& issues);
 
-// The credited ratio's interval, derived: the raw ratio's interval times the
-// credit's adjustment (the geometric mean over workloads of credited / raw
-// ratio, i.e. of (1 - reference fraction) / (1 - student fraction)). It carries
-// the timing uncertainty of the raw ratio and treats the priced fractions as
-// exact (they come from one table per side, which has no interval). nullopt
-// when the run has no credited ratio.
+// The credited ratio's interval, derived: the raw ratio's interval (`raw`, around
+// run.raw_ratio) carried onto the credited ratio, low and high times credited /
+// raw ratio, so that it holds the credited ratio as `raw` holds the raw one. It
+// carries the timing uncertainty of the raw ratio and treats the priced
+// fractions as exact (they come from the profiled calls' tables, which have no
+// interval). nullopt when the run has no credited ratio.
 [[nodiscard]] std::optional<RatioCi> credited_ratio_ci(const RunCredit& run, const RatioCi& raw);
 
 // The reference's window_credit result: student/reference {fraction, matched,
