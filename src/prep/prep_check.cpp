@@ -213,14 +213,27 @@ std::vector<PrepProblem> check_prep_report(const WindowContract& contract, const
 
 std::vector<PrepProblem> check_prep(const WindowContract& contract, const EvalReport& eval) {
     std::vector<PrepProblem> out;
-    if (eval.correctness_passed == false) {
+    const bool failed = eval.correctness_passed == false;
+    if (failed) {
+        // What the bench caught, where it says: a refused call fails the run as
+        // surely as outputs that differ, and the fix is another.
+        std::string why = "the student's outputs differ from the reference's";
+        if (!eval.problems.empty()) {
+            why = "the bench reported: " + eval.problems.front();
+            if (eval.problems.size() > 1) why += " (and " + std::to_string(eval.problems.size() - 1) + " more)";
+        }
         out.push_back({std::string(prep_code::eval_incorrect),
                        std::nullopt,
-                       "the bench's correctness check failed (correctness.passed is false): the student's outputs "
-                       "differ from the reference's; its times mean nothing until they agree",
+                       "the bench's correctness check failed (correctness.passed is false): " + why +
+                           "; its times mean nothing until it passes",
                        {}});
     }
     auto prep = check_prep_report(contract, eval.prep);
+    for (PrepProblem& problem : prep) {
+        if (failed && problem.code == prep_code::unreported) {
+            problem.message += " (a bench that fails may stop before it reports one: its failure is above)";
+        }
+    }
     out.insert(out.end(), std::make_move_iterator(prep.begin()), std::make_move_iterator(prep.end()));
     return out;
 }

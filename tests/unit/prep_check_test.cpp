@@ -163,6 +163,18 @@ BOOST_AUTO_TEST_CASE(a_failed_correctness_check_comes_first) {
     eval.correctness_passed = false;
     require_problems(forge::check_prep(layernorm_contract(), eval),
                      {{"eval-incorrect", std::nullopt}, {"prep-unreported", std::nullopt}});
+    BOOST_TEST(forge::check_prep(layernorm_contract(), eval)[0].message.find("outputs differ") != std::string::npos);
+    BOOST_TEST(forge::check_prep(layernorm_contract(), eval)[1].message.find("its failure is above") !=
+               std::string::npos);
+    // A run the harness failed for another reason: that reason, not a guess.
+    eval.problems = {"workload 'w0': the student's call asked for input 'row_max', which window.toml does not declare",
+                     "workload 'w1': ..."};
+    const std::string refused = forge::check_prep(layernorm_contract(), eval)[0].message;
+    BOOST_TEST(refused.find("the bench reported: workload 'w0': the student's call asked for input 'row_max'") !=
+               std::string::npos);
+    BOOST_TEST(refused.find("(and 1 more)") != std::string::npos);
+    BOOST_TEST(refused.find("outputs differ") == std::string::npos);
+    eval.problems.clear();
     eval.correctness_passed = true;
     eval.prep = {{"outputs", held_outputs}};
     BOOST_TEST(forge::check_prep(layernorm_contract(), eval).empty());
