@@ -193,7 +193,8 @@ function(_forge_validate)
   endif()
   if(errors GREATER 0)
     message(FATAL_ERROR "ForgeKernel: operator cards refused (findings above). "
-      "Configure stops until every window.toml is declared and consistent and every card's prep step is in place; "
-      "`forge check <card>` prints the contract's findings again.")
+      "Configure stops until every window.toml is declared and consistent and every card's prep step is in place: "
+      "fix each and configure again (`forge check <card>` rechecks a window.toml alone, not the card's prep step "
+      "or its includes).")
   endif()
 endfunction()
