@@ -10,6 +10,8 @@
 
 #include <toml++/toml.h>
 
+#include "forge/contract/digest.hpp"
+
 #include "key_suggestion.hpp"
 #include "nesting_depth.hpp"
 #include "python_text.hpp"
@@ -433,6 +435,7 @@ ParsedContract parse_window_contract(std::string_view text, std::string_view pat
     try {
         out.contract = reader.read(root);
         out.contract->path = std::string(path);
+        out.contract->digest = contract_digest(text);
     } catch (Refusal& refusal) {
         out.findings.push_back(std::move(refusal.finding));
     }

@@ -9,6 +9,10 @@ namespace forge {
 EvalError::EvalError(std::string message, std::string file_, std::optional<SourceLocation> location_, std::string key_)
     : std::runtime_error(std::move(message)), file(std::move(file_)), location(location_), key(std::move(key_)) {}
 
+bool EvalReport::measured_under(const WindowContract& held_to) const noexcept {
+    return !contract_digest || held_to.digest.empty() || *contract_digest == held_to.digest;
+}
+
 std::string EvalReport::failure() const {
     if (!problems.empty()) {
         std::string out = problems.front();

@@ -92,6 +92,8 @@ public:
             report.backend = backend->get<std::string>();
         if (const json* contract = member(root, "contract"); contract && contract->is_string())
             report.contract = contract->get<std::string>();
+        if (const json* digest = member(root, "contract_digest"); digest && digest->is_string())
+            report.contract_digest = digest->get<std::string>();
         if (const json* skipped = object_member(root, top, "skipped", "an object {\"reason\": \"...\"}")) {
             const json* reason = member(*skipped, "reason");
             report.skipped = reason ? python_str(*reason) : "no reason given";

@@ -57,6 +57,12 @@ void hold_to_contract(OperatorSummary& row, const EvalReport& eval) {
         return;
     }
     const WindowContract& contract = *check.contract;
+    if (!eval.measured_under(contract)) {
+        row.prep = "contract changed";
+        row.notes.push_back(*eval.contract +
+                            " changed since the bench ran: prep and credit not checked; rerun the bench");
+        return;
+    }
     std::vector<PrepProblem> problems = check_prep(contract, eval);
     std::erase_if(problems, [](const PrepProblem& p) { return p.code == prep_code::eval_incorrect; });
     if (!problems.empty()) row.prep = std::to_string(problems.size()) + " problem(s)";

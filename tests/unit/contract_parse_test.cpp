@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "forge/contract/digest.hpp"
 #include "forge/contract/parse.hpp"
 
 namespace fs = std::filesystem;
@@ -447,3 +448,14 @@ BOOST_AUTO_TEST_CASE(an_unreadable_contract_is_malformed) {
     write(big, "note = \"" + std::string(30u << 20, 'x') + "\"\n");
     BOOST_TEST(mentions(refused(forge::load_window_contract(big)), "larger than"));
 }
+
+BOOST_AUTO_TEST_CASE(a_parsed_contract_carries_its_texts_digest) {
+    BOOST_TEST(forge::contract_digest("123456789") == "crc32:cbf43926");  // CRC-32's check value
+    const std::string text = with_entry("ref_input = \"A\"\nclass = \"price\"\n");
+    const ParsedContract parsed = forge::parse_window_contract(text);
+    BOOST_REQUIRE(parsed.contract.has_value());
+    BOOST_TEST(parsed.contract->digest == forge::contract_digest(text));
+    // A comment changes it too: the digest is of the file, not of its meaning.
+    BOOST_TEST(forge::parse_window_contract(text + "# edited\n").contract->digest != parsed.contract->digest);
+}
+

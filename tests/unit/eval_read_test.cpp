@@ -97,6 +97,19 @@ BOOST_AUTO_TEST_CASE(a_minimal_eval_has_nothing_to_report) {
     BOOST_TEST(!eval.ratio.has_value());
 }
 
+BOOST_AUTO_TEST_CASE(an_eval_is_judged_only_under_the_contract_text_its_bench_ran_under) {
+    forge::WindowContract contract;
+    contract.digest = "crc32:1c291ca3";
+    const auto same = forge::parse_eval(R"({"schema_version": 1, "contract_digest": "crc32:1c291ca3"})", "eval.json");
+    BOOST_TEST(same.contract_digest.value() == "crc32:1c291ca3");
+    BOOST_TEST(same.measured_under(contract));
+    const auto edited = forge::parse_eval(R"({"schema_version": 1, "contract_digest": "crc32:00000000"})", "e.json");
+    BOOST_TEST(!edited.measured_under(contract));
+    // A bench from before digests, or a contract built in code: nothing to hold.
+    BOOST_TEST(forge::parse_eval(R"({"schema_version": 1})", "eval.json").measured_under(contract));
+    BOOST_TEST(edited.measured_under(forge::WindowContract{}));
+}
+
 BOOST_AUTO_TEST_CASE(kernel_rows_are_read_as_leniently_as_the_reference_reads_them) {
     // float(row.get("time_ns") or 0.0), 0 where float() raises; str(row.get("name", "")).
     const auto eval = forge::parse_eval(R"({"performance": {"workloads": [{"kernels": {"student": [

@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "forge/contract/contract.hpp"
@@ -75,6 +76,11 @@ std::optional<WindowContract> accepted_contract(const std::string& path);
 // it records a skipped bench ("skipped": {"reason"}): the bench did not run, the
 // caller exits 77. Throws EvalError when it is malformed.
 std::optional<EvalReport> existing_eval(const std::string& path);
+
+// Whether `eval` was measured under `contract`'s text (EvalReport::measured_under);
+// otherwise says so on standard error, naming both files and the fix (the
+// caller exits 2): its verdicts would judge the run by a contract it never had.
+bool measured_under(const WindowContract& contract, const EvalReport& eval, std::string_view command);
 
 // "<file>: error[regex-unmatched] (workloads a, b): message"
 void print_issue(std::ostream& out, const std::string& file, const CreditIssue& issue, std::string_view severity);

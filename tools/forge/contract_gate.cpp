@@ -25,6 +25,15 @@ std::optional<EvalReport> existing_eval(const std::string& path) {
     return eval;
 }
 
+bool measured_under(const WindowContract& contract, const EvalReport& eval, std::string_view command) {
+    if (eval.measured_under(contract)) return true;
+    std::cerr << "forge " << command << ": " << eval.path << " was measured under another window.toml than "
+              << contract.path << " (" << *eval.contract_digest << " then, " << contract.digest
+              << " now: the file changed since the bench ran, or it is another card's); rerun the bench, or pass "
+                 "the contract it ran under\n";
+    return false;
+}
+
 void print_issue(std::ostream& out, const std::string& file, const CreditIssue& issue, std::string_view severity) {
     out << file << ": " << severity << '[' << issue.code << "] (workload" << (issue.workloads.size() > 1 ? "s " : " ");
     for (std::size_t i = 0; i < issue.workloads.size(); ++i) out << (i == 0 ? "" : ", ") << issue.workloads[i];

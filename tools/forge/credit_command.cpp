@@ -93,6 +93,7 @@ int run_credit(const CreditOptions& options) {
     if (!contract) return exit_code::refused;
     std::optional<EvalReport> eval = existing_eval(options.eval);
     if (!eval) return exit_code::skipped;
+    if (!measured_under(*contract, *eval, "credit")) return exit_code::usage;
     std::ostream* notes = options.output.format == Format::text ? &std::cout : nullptr;
     try {
         use_tables(*eval, Side::student, options.student_tables, notes);

@@ -29,6 +29,7 @@ int run_prep(const PrepOptions& options) {
     if (!contract) return exit_code::refused;
     const std::optional<EvalReport> eval = existing_eval(options.eval);
     if (!eval) return exit_code::skipped;
+    if (!measured_under(*contract, *eval, "prep")) return exit_code::usage;
 
     const std::vector<PrepProblem> problems = check_prep(*contract, *eval);
     if (options.output.format == Format::json) {

@@ -75,6 +75,7 @@ struct WindowContract {
     std::string reference_window;
     std::string student_window;
     std::string path;  // the file it was read from ("" when parsed from text)
+    std::string digest;  // contract_digest() of the text it was parsed from ("" when built in code)
 
     // Where things stand in the file, by dotted key: "reference", "reference.inputs",
     // "asymmetry[2]", "asymmetry[2].class", ... Absent for contracts built in code.

@@ -97,6 +97,7 @@ struct EvalReport {
     std::optional<std::string> operator_name;  // "operator"
     std::optional<std::string> backend;        // "backend": "cuda" | "host"
     std::optional<std::string> contract;       // "contract": the window.toml the bench ran under
+    std::optional<std::string> contract_digest;  // "contract_digest": its text's (forge/contract/digest.hpp)
     // "skipped.reason": the bench did not run (no device, ...); correctness and
     // performance are then null.
     std::optional<std::string> skipped;
@@ -130,6 +131,9 @@ struct EvalReport {
     [[nodiscard]] bool failed() const noexcept { return !skipped && (correctness_passed == false || !measured); }
     // Why, in the bench's own words: its first problem, else what the file shows.
     [[nodiscard]] std::string failure() const;
+    // Whether the bench ran under this contract's text: the digests agree, or
+    // the eval records none (a bench from before they were recorded).
+    [[nodiscard]] bool measured_under(const WindowContract& held_to) const noexcept;
 };
 
 // Reads an eval.json. nullopt when the file does not exist (the bench did not

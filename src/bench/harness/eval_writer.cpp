@@ -339,6 +339,8 @@ nlohmann::json to_eval_json(const RunRecord& record) {
     return {{"schema_version", eval_schema_version},
             {"operator", record.operator_name},
             {"contract", record.contract},
+            {"contract_digest",
+             record.contract_digest.empty() ? nlohmann::json() : nlohmann::json(record.contract_digest)},
             {"backend", to_string(record.backend)},
             {"device", record.device},
             {"build", record.build},

@@ -106,6 +106,7 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
     RunRecord record;
     record.operator_name = options.operator_name;
     if (!contract.path.empty()) record.contract = std::filesystem::absolute(contract.path).string();
+    record.contract_digest = contract.digest;
     record.backend = bench.backend();
     record.has_prep = static_cast<bool>(bench.prep_step());
     record.stopping = options.quick ? StoppingParameters::quick() : StoppingParameters::standard();

@@ -133,6 +133,7 @@ struct OutputCheck {
 struct RunRecord {
     std::string operator_name;
     std::string contract;  // the window.toml the run was held to, absolute: `forge report` reads it
+    std::string contract_digest;  // its text's: the checks refuse a contract edited since
     Backend backend = Backend::host;
     nlohmann::json device;
     std::optional<double> peak_dram_gbps;  // the device's peak DRAM bandwidth, where known (CUDA)
