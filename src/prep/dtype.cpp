@@ -41,4 +41,18 @@ std::string normalize_dtype(const nlohmann::json& dtype) {
     return s;
 }
 
+bool known_dtype(const nlohmann::json& dtype) {
+    const std::string name = normalize_dtype(dtype);
+    return std::any_of(std::begin(dtype_aliases), std::end(dtype_aliases),
+                       [&](const auto& alias) { return alias.second == name; });
+}
+
+std::string known_dtypes() {
+    std::string names;
+    for (const auto& [alias, name] : dtype_aliases) {
+        if (alias == name) names += (names.empty() ? "" : ", ") + std::string(name);
+    }
+    return names;
+}
+
 }  // namespace forge

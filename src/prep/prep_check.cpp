@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "forge/eval/python_value.hpp"
+#include "forge/prep/dtype.hpp"
 
 namespace forge {
 
@@ -132,7 +133,8 @@ std::vector<PrepProblem> check_block(const Entries& entries, const json& block, 
                            "prep produced " + in_quotes(a->name) + " with shape " + shape_text(*shape) + ", declared " +
                                shape_text(*a->shape) +
                                ": make the prep step produce the declared shape, or correct "
-                               "window.toml",
+                               "window.toml (a declared shape holds for every workload: a tensor whose "
+                               "shape follows the workload needs workloads that agree on it)",
                            {}});
         }
         const json* dtype = member(*got, "dtype");
@@ -142,7 +144,10 @@ std::vector<PrepProblem> check_block(const Entries& entries, const json& block, 
                            a->name,
                            "prep produced " + in_quotes(a->name) + " with dtype " + python_repr(reported_dtype) +
                                ", declared " + in_quotes(a->dtype) +
-                               ": make the prep step produce the declared dtype, or correct window.toml",
+                               (known_dtype(a->dtype)
+                                    ? ": make the prep step produce the declared dtype, or correct window.toml"
+                                    : ", which is no dtype forge knows: correct window.toml to one of " +
+                                          known_dtypes() + " (or a torch name such as float32)"),
                            {}});
         }
     }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "forge/contract/parse.hpp"
+#include "forge/prep/dtype.hpp"
 #include "forge/prep/prep_check.hpp"
 
 // Expected problems are the reference's (run_oracle.py, op "prep"), as codes,
@@ -94,6 +95,24 @@ BOOST_AUTO_TEST_CASE(wrong_shape_wrong_dtype_and_undeclared_tensors) {
     BOOST_TEST(problems[0].message.find("[4096, 2]") != std::string::npos);
     BOOST_TEST(problems[1].message.find("'half'") != std::string::npos);
     BOOST_TEST(problems[3].message.find("shape [1], dtype i8") != std::string::npos, problems[3].message);
+}
+
+BOOST_AUTO_TEST_CASE(a_declared_dtype_that_is_no_dtype_is_named_with_the_ones_there_are) {
+    forge::WindowContract misspelt = layernorm_contract();
+    for (forge::Asymmetry& entry : misspelt.asymmetries) {
+        if (entry.name == "rstd") entry.dtype = "flaot32";
+    }
+    const auto problems = forge::check_prep_report(misspelt, {{"outputs", held_outputs}});
+    require_problems(problems, {{"prep-dtype", "rstd"}});
+    BOOST_TEST(problems[0].message.find("declared 'flaot32', which is no dtype forge knows") != std::string::npos);
+    BOOST_TEST(problems[0].message.find("bf16, fp16, fp32, fp64") != std::string::npos);
+    // A known one keeps the message that asks the prep step to match it.
+    const auto mismatched = check({{"outputs", {{"rstd", {{"shape", {4096}}, {"dtype", "fp16"}}},
+                                                {"mean", held_outputs["mean"]}}}});
+    require_problems(mismatched, {{"prep-dtype", "rstd"}});
+    BOOST_TEST(mismatched[0].message.find("make the prep step produce the declared dtype") != std::string::npos);
+    BOOST_TEST(forge::known_dtype("torch.bfloat16"));
+    BOOST_TEST(!forge::known_dtype("flaot32"));
 }
 
 BOOST_AUTO_TEST_CASE(reported_shapes_are_read_as_python_int_reads_them) {

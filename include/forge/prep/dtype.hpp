@@ -14,4 +14,10 @@ namespace forge {
 // through lower-cased. A declared dtype is a JSON string here too.
 [[nodiscard]] std::string normalize_dtype(const nlohmann::json& dtype);
 
+// Whether it normalises to one of the alias table's dtypes (a typo does not).
+[[nodiscard]] bool known_dtype(const nlohmann::json& dtype);
+
+// "bf16, fp16, fp32, ...": those dtypes' own names, for a message.
+[[nodiscard]] std::string known_dtypes();
+
 }  // namespace forge
