@@ -132,7 +132,7 @@ std::string verdict_cell(const OperatorSummary& row) {
 
 // "812.4 (20% of peak)": GB/s with the share of the device's peak DRAM bandwidth, where known.
 std::string bandwidth_cell(const Throughput& throughput) {
-    std::string out = fixed(throughput.gbps, 1);
+    std::string out = rate(throughput.gbps);
     if (throughput.gbps && throughput.peak_dram_bandwidth_fraction) {
         out += " (" + fixed(*throughput.peak_dram_bandwidth_fraction * 100.0, 0) + "% of peak)";
     }
@@ -160,8 +160,8 @@ std::vector<std::string> cells_of(const OperatorSummary& row, ThroughputColumns 
     std::vector<std::string> cells{row.name, row.backend.empty() ? "-" : row.backend, std::to_string(row.workloads),
                                    fixed(row.reference_ms, 4), fixed(row.student_ms, 4)};
     if (shown.flops) {
-        cells.push_back(fixed(row.reference_throughput.gflops, 1));
-        cells.push_back(fixed(row.student_throughput.gflops, 1));
+        cells.push_back(rate(row.reference_throughput.gflops));
+        cells.push_back(rate(row.student_throughput.gflops));
     }
     if (shown.bytes) {
         cells.push_back(bandwidth_cell(row.reference_throughput));

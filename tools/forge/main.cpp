@@ -24,8 +24,11 @@ const std::map<std::string, Format> all_formats{
 // --format and --color, shared by the commands that print for people and machines.
 void add_output_options(CLI::App& command, forge::cli::Output& output, std::string& colour,
                         const std::map<std::string, Format>& formats) {
+    std::string names;
+    for (const auto& [name, format] : formats) names += (names.empty() ? "" : "|") + name;
+    // The choices by name: CLI11's own text would show the map, "{json->2,text->0} OR {2,0}".
     command.add_option("--format", output.format, "Output format")
-        ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case))
+        ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case).description("{" + names + "}"))
         ->default_str("text");
     command.add_option("--color", colour, "Colour the text output: auto (on a terminal), always, never")
         ->check(CLI::IsMember({"auto", "always", "never"}))
