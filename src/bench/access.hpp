@@ -6,6 +6,7 @@
 #include <string>
 #include <typeinfo>
 #include <utility>
+#include <vector>
 
 #include "forge/bench/bench.hpp"
 
@@ -15,11 +16,24 @@ struct Access {
     [[nodiscard]] static Io make_io(Side side, const Workload& workload, Stream stream) {
         return Io(side, workload, stream);
     }
-    static void bind_input(Io& io, const std::string& name, Tensor& tensor) { io.inputs_.emplace_back(name, &tensor); }
+    static void bind_input(Io& io, const std::string& name, Tensor& tensor) {
+        io.inputs_.emplace_back(name, &tensor);
+        io.inputs_read_.push_back(false);
+    }
     static void bind_output(Io& io, const std::string& name, Tensor& tensor) { io.outputs_.emplace_back(name, &tensor); }
     static void unbind_all(Io& io) noexcept {
         io.inputs_.clear();
+        io.inputs_read_.clear();
         io.outputs_.clear();
+    }
+    // The declared inputs a call did not ask for (io.in) since the last forget_reads.
+    static void forget_reads(Io& io) noexcept { io.inputs_read_.assign(io.inputs_read_.size(), false); }
+    [[nodiscard]] static std::vector<std::string> unread_inputs(const Io& io) {
+        std::vector<std::string> unread;
+        for (std::size_t i = 0; i < io.inputs_.size(); ++i) {
+            if (!io.inputs_read_[i]) unread.push_back(io.inputs_[i].first);
+        }
+        return unread;
     }
     // What the side's setup made (Bench::setup), for io.state(); dropped to tear it down.
     static void set_state(Io& io, std::shared_ptr<void> state, const std::type_info& type) noexcept {

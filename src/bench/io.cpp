@@ -49,7 +49,11 @@ Tensor* lookup(const Bound& bound, std::string_view name) {
 }  // namespace
 
 const Tensor& Io::in(std::string_view name) const {
-    if (const Tensor* tensor = lookup(inputs_, name)) return *tensor;
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+        if (inputs_[i].first != name) continue;
+        inputs_read_[i] = true;
+        return *inputs_[i].second;
+    }
     undeclared(side_, "inputs", name, inputs_);
 }
 

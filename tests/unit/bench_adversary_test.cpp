@@ -71,6 +71,28 @@ BOOST_AUTO_TEST_CASE(a_call_that_changes_a_prep_tensor_is_caught) {
     BOOST_TEST(result.eval["performance"]["prep"]["mutated"] == json::array({"s"}));
 }
 
+BOOST_AUTO_TEST_CASE(a_declared_input_a_side_never_reads_is_noticed_once) {
+    // Both sides are handed the prep step's s; the reference (add) never asks
+    // for it, as a side would that recomputes what it is handed.
+    const fb::RunResult result = quick_run(add_bench(
+                                               [](fb::Io& io) {
+                                                   (void)io.in("s");
+                                                   add(io);
+                                               },
+                                               true),
+                                           add_contract(256));
+    BOOST_TEST(result.exit_code == forge::exit_code::ok);
+    const std::string unread = "the reference's call did not read its declared input 's'";
+    std::size_t said = 0;
+    for (const json& notice : result.eval["notices"]) {
+        if (notice.get<std::string>().starts_with(unread)) ++said;
+        BOOST_TEST(notice.get<std::string>().find("the student's call did not read") == std::string::npos);
+    }
+    BOOST_TEST(said == 1u);
+    BOOST_TEST(any_has(result.eval["notices"].get<std::vector<std::string>>(),
+                       {unread, "no io.in(\"s\")", "take it off [reference].inputs"}));
+}
+
 BOOST_AUTO_TEST_CASE(a_call_that_changes_its_input_is_named_not_called_cached) {
     // Computes in its input (llm.c's kernels take non-const pointers): a later
     // call on the same load would read the changed values.

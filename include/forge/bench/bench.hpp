@@ -129,6 +129,7 @@ private:
     const Workload* workload_;
     Stream stream_;
     std::vector<std::pair<std::string, Tensor*>> inputs_;
+    mutable std::vector<bool> inputs_read_;  // which of inputs_ in() handed out
     std::vector<std::pair<std::string, Tensor*>> outputs_;
     std::shared_ptr<void> state_;                 // what the side's setup made
     const std::type_info* state_type_ = nullptr;  // its type; null: no setup for this side

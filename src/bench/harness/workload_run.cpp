@@ -385,6 +385,24 @@ private:
         }
     }
 
+    // A declared input the call never asked for: a side handed a tensor that
+    // computes it again (a symmetrized row max it also recomputes) does work the
+    // contract says it receives. A notice, once per side and input in the run:
+    // a call may have reasons to skip an input in some workload.
+    void notice_unread_inputs(const SideState& state) {
+        for (const std::string& name : detail::Access::unread_inputs(state.io)) {
+            const std::string side = side_name(state.side);
+            const std::string text = "the " + side + "'s call did not read its declared input '" + name +
+                                     "' (no io.in(\"" + name + "\") in its untimed call on workload '" +
+                                     workload_.name + "'): a side handed a tensor that computes it again does work "
+                                     "window.toml says it receives; read it, or take it off [" + side + "].inputs";
+            const std::string seen = "the " + side + "'s call did not read its declared input '" + name + "'";
+            const bool noted = std::any_of(record_.notices.begin(), record_.notices.end(),
+                                           [&](const std::string& notice) { return notice.starts_with(seen); });
+            if (!noted) record_.notices.push_back(text);
+        }
+    }
+
     // One untimed call per side on input variant v; the outputs both sides produce
     // are compared, and each side's outputs kept to check its timed calls against.
     void correctness(int v) {
@@ -393,10 +411,12 @@ private:
             for (Tensor& output : state.outputs()) {
                 if (!output_starts_.contains(output.name())) runtime_.fill_bytes(output, poison_byte);
             }
+            detail::Access::forget_reads(state.io);
             call(state);
             runtime_.synchronize();
             check_guards(state);
             check_c_regions_balanced(state);
+            notice_unread_inputs(state);
             Tensors& expected = state.expected[static_cast<std::size_t>(v)];
             for (const Tensor& output : state.outputs()) {
                 const Tensor& written = expected.add(to_host(output, state.host_outputs).clone());
