@@ -134,7 +134,7 @@ std::string run_line(const EvalReport& eval, const RunCredit& run) {
     if (!run.credited_ratio) return line + "- (not every workload's credit is usable)";
     line += fixed(run.credited_ratio, 3);
     if (eval.ratio_ci) {
-        // Derived (credited_ratio_ci): the raw interval times the credit's adjustment.
+        // Derived (credited_ratio_ci): the raw interval carried onto the credited ratio.
         const std::optional<RatioCi> ci = credited_ratio_ci(run, *eval.ratio_ci);
         line += " [" + fixed(ci->low, 3) + ", " + fixed(ci->high, 3) + "] (the raw interval, credited)";
     }

@@ -86,6 +86,16 @@ void use_tables(EvalReport& eval, Side side, const std::vector<std::string>& spe
     }
 }
 
+// The work the contract accepts, which no credit ever takes out: named, so that
+// a raw ratio is read knowing what it still carries and who pays for it.
+void print_accepted(std::ostream& out, const WindowContract& contract) {
+    for (const Asymmetry& entry : contract.asymmetries) {
+        if (entry.cls != class_accept) continue;
+        out << "accepted, never credited: " << entry.subject() << ", paid by the " << to_string(entry.payer())
+            << ": its work stays in both ratios" << (entry.note.empty() ? "" : " (" + entry.note + ")") << '\n';
+    }
+}
+
 }  // namespace
 
 int run_credit(const CreditOptions& options) {
@@ -107,7 +117,10 @@ int run_credit(const CreditOptions& options) {
     switch (options.output.format) {
         case Format::json: std::cout << to_json(run).dump(2) << '\n'; break;
         case Format::markdown: render_credit_markdown(std::cout, *eval, run); break;
-        case Format::text: render_credit_text(std::cout, *eval, run, options.output.colour); break;
+        case Format::text:
+            render_credit_text(std::cout, *eval, run, options.output.colour);
+            print_accepted(std::cout, *contract);
+            break;
     }
     // A failed bench's figures are no verdict: none go to the dashboard.
     if (eval->failed()) {
