@@ -89,8 +89,9 @@ void note_bench_findings(OperatorSummary& row, const EvalReport& eval) {
                             "configure with -DCMAKE_BUILD_TYPE=Release");
     }
     if (eval.precision_reached == false) {
-        row.notes.emplace_back("precision not reached: the bench's time cap came before the ratio's interval was as "
-                               "narrow as its target; read the interval, not the point (rerun on a quieter machine)");
+        row.notes.emplace_back("precision not reached: the bench's time or round cap came before the ratio's "
+                               "interval was as narrow as its target; read the interval, not the point (rerun on a "
+                               "quieter machine)");
     }
     if (eval.busier_machine == true) {
         row.notes.emplace_back("busier machine: the rounds of this run read the machine busier than the bench's "
@@ -206,6 +207,15 @@ void render_notes(std::ostream& out, const std::vector<OperatorSummary>& rows, s
     }
 }
 
+// What the columns hold, so a report read alone (a pull-request comment, a log)
+// needs no README beside it.
+constexpr std::string_view legend =
+    "Columns: ms, each side's geometric mean over the workloads; raw ratio, reference / student from paired "
+    "rounds, with its 95% interval; verdict, faster or slower when the interval clears 1, indistinguishable "
+    "when it holds 1, (imprecise) when it is wider than the bench's precision target; credited, the raw ratio "
+    "with the contract's priced work taken out (- when nothing is priced or the credit is not usable: the notes "
+    "say which); prep, the prep step's tensors held to window.toml.";
+
 }  // namespace
 
 bool OperatorSummary::healthy() const noexcept {
@@ -252,12 +262,14 @@ OperatorSummary summarize_eval(const std::string& eval_path) {
 void render_summary_text(std::ostream& out, const std::vector<OperatorSummary>& rows, bool colour) {
     summary_table(rows).render_text(out, colour);
     render_notes(out, rows, "  ");
+    out << '\n' << legend << '\n';
 }
 
 void render_summary_markdown(std::ostream& out, const std::vector<OperatorSummary>& rows) {
     summary_table(rows).render_markdown(out);
     out << '\n';
     render_notes(out, rows, "- ");
+    out << '\n' << legend << '\n';
 }
 
 nlohmann::json summary_json(const std::vector<OperatorSummary>& rows) {
