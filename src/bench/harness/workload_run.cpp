@@ -392,14 +392,15 @@ private:
     void notice_unread_inputs(const SideState& state) {
         for (const std::string& name : detail::Access::unread_inputs(state.io)) {
             const std::string side = side_name(state.side);
-            const std::string text = "the " + side + "'s call did not read its declared input '" + name +
-                                     "' (no io.in(\"" + name + "\") in its untimed call on workload '" +
-                                     workload_.name + "'): a side handed a tensor that computes it again does work "
-                                     "window.toml says it receives; read it, or take it off [" + side + "].inputs";
-            const std::string seen = "the " + side + "'s call did not read its declared input '" + name + "'";
-            const bool noted = std::any_of(record_.notices.begin(), record_.notices.end(),
-                                           [&](const std::string& notice) { return notice.starts_with(seen); });
-            if (!noted) record_.notices.push_back(text);
+            const std::string unread = "the " + side + "'s call did not read its declared input '" + name + "'";
+            if (std::any_of(record_.notices.begin(), record_.notices.end(),
+                            [&](const std::string& notice) { return notice.starts_with(unread); })) {
+                continue;
+            }
+            record_.notices.push_back(unread + " (no io.in(\"" + name + "\") in its untimed call on workload '" +
+                                      workload_.name + "'): a side handed a tensor that computes it again does "
+                                      "work window.toml says it receives; read it, or take it off [" + side +
+                                      "].inputs");
         }
     }
 
