@@ -61,7 +61,9 @@ function(forge_add_operator)
       "(project(... LANGUAGES CXX CUDA) or enable_language(CUDA)), or use BACKEND HOST.")
   endif()
   _forge_require_cuda_harness("${context}" ${arg_BACKEND} "${arg_BACKEND_default}")
-  if(DEFINED arg_GATE AND (NOT arg_GATE MATCHES "^([0-9]+(\\.[0-9]*)?|\\.[0-9]+)$" OR arg_GATE EQUAL 0))
+  # A number as `forge credit --gate` reads one: 0.9, .9, 9e-1.
+  if(DEFINED arg_GATE AND (NOT arg_GATE MATCHES "^([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+)?$"
+                           OR arg_GATE EQUAL 0))
     message(FATAL_ERROR "${context}: GATE is \"${arg_GATE}\"; it must be a positive number, "
       "the lowest raw ratio (reference_ms / student_ms) the gate test accepts, e.g. GATE 0.9.")
   endif()

@@ -10,6 +10,7 @@ set(cases
   "BACKEND ROCM|it must be CUDA or HOST"
   "BACKEND HOST GATE fast|it must be a positive number"
   "BACKEND HOST GATE 0|GATE is \"0\""
+  "BACKEND HOST GATE 0e3|GATE is \"0e3\""
   "BACKEND HOST TIMEOUT -5|TIMEOUT is \"-5\""
   "BACKEND HOST GATE \"\"|GATE is empty"
   "BACKEND \"\" GATE 1|BACKEND is empty"
@@ -41,10 +42,10 @@ expect_match("${log}" "an operator of this name was already added" "a duplicate 
 # none: configure says so, naming the file, also where testing is enabled only
 # after the add_subdirectory() that reaches the operator.
 declare_placeholder("${source}/scale")
-write_consumer("${source}" "forge_add_operator(scale BACKEND HOST)")
+write_consumer("${source}" "forge_add_operator(scale BACKEND HOST GATE 9e-1)")  # a gate as --gate reads it
 configure_consumer("${source}" "${WORK_DIR}/build" result log)
 if(NOT result EQUAL 0)
-  fail("configure of a declared card failed:\n${log}")
+  fail("configure of a declared card (GATE 9e-1) failed:\n${log}")
 endif()
 expect_no_match("${log}" "testing is not enabled" "a consumer that enables testing")
 write_consumer("${source}" "forge_add_operator(scale BACKEND HOST)" NO_TESTING)
