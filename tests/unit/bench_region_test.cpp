@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
 #include <thread>
 
@@ -187,18 +188,30 @@ BOOST_AUTO_TEST_CASE(a_regions_time_leaves_out_what_another_process_took_from_it
     // about twice its work; the rows read the work: the profiled table then
     // reconciles with the timed calls, which leave that wait out too.
     if (!system_counts_the_wait()) return;
-    Nested nested;
-    {
-        const PinnedHere here;
-        BOOST_TEST_REQUIRE(here.pinned());
-        const Neighbour neighbour(here.cpu());
-        BOOST_TEST_REQUIRE(neighbour.running());
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));  // it is on the CPU
-        nested = record_nested(30.0, 30.0);
+    // The quietest of three attempts: a VM's steal time counts as neither work
+    // nor wait, and now and then lands in one (both rows 43 ms of 30 ms work once
+    // in a CI run under ASan); a region that kept the wait reads about 60 ms in all three.
+    Nested quietest;
+    double quietest_ns = std::numeric_limits<double>::infinity();
+    for (int attempt = 0; attempt < 3 && quietest_ns > 42e6; ++attempt) {
+        Nested nested;
+        {
+            const PinnedHere here;
+            BOOST_TEST_REQUIRE(here.pinned());
+            const Neighbour neighbour(here.cpu());
+            BOOST_TEST_REQUIRE(neighbour.running());
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));  // it is on the CPU
+            nested = record_nested(30.0, 30.0);
+        }
+        BOOST_TEST_REQUIRE(nested.wall_ms > 90.0);  // the neighbour took a share of the CPU: a wait to leave out
+        BOOST_TEST_REQUIRE(nested.rows.size() == 2u);
+        const double longest_ns = std::max(nested.rows[0].time_ns, nested.rows[1].time_ns);
+        if (longest_ns < quietest_ns) {
+            quietest_ns = longest_ns;
+            quietest = std::move(nested);
+        }
     }
-    const auto& [rows, wall_ms] = nested;
-    BOOST_TEST_REQUIRE(wall_ms > 90.0);  // the neighbour took a share of the CPU: there is a wait to leave out
-    BOOST_TEST_REQUIRE(rows.size() == 2u);
+    const auto& [rows, wall_ms] = quietest;
     for (const forge::KernelRow& row : rows) {
         BOOST_TEST_CONTEXT(row.name << " read " << row.time_ns * 1e-6 << " ms of 30 ms work in " << wall_ms
                                     << " ms of wall time") {
