@@ -643,7 +643,9 @@ private:
         const std::vector<bool> used = criterion.selected();
         for (std::size_t r = 0; r < result.rounds.size(); ++r) result.rounds[r].used = used[r];
         result.stop = criterion.reason().value_or(StopReason::round_cap);
-        result.waited_for_quiet = criterion.waited_for_quiet();
+        // A retake that pools a first measurement's rounds also pools its wait.
+        result.waited_for_quiet =
+            criterion.waited_for_quiet() || (continued_ != nullptr && continued_->waited_for_quiet);
         result.rounds_wall_s = static_cast<double>(now_ns() - start) * 1e-9 +
                                (continued_ != nullptr ? continued_->rounds_wall_s : 0.0);
         result.measured_s = criterion.measured_s();
