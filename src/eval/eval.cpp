@@ -13,6 +13,11 @@ bool EvalReport::measured_under(const WindowContract& held_to) const noexcept {
     return !contract_digest || held_to.digest.empty() || *contract_digest == held_to.digest;
 }
 
+std::string EvalReport::measured_under_another(const WindowContract& held_to) const {
+    return path + " was measured under another window.toml than " + held_to.path + " (" +
+           contract_digest.value_or("no digest") + " then, " + held_to.digest + " now)";
+}
+
 std::string EvalReport::failure() const {
     if (!problems.empty()) {
         std::string out = problems.front();

@@ -59,8 +59,8 @@ void hold_to_contract(OperatorSummary& row, const EvalReport& eval) {
     const WindowContract& contract = *check.contract;
     if (!eval.measured_under(contract)) {
         row.prep = "contract changed";
-        row.notes.push_back(*eval.contract +
-                            " changed since the bench ran: prep and credit not checked; rerun the bench");
+        row.notes.push_back(eval.measured_under_another(contract) +
+                            ": prep and credit not checked; rerun the bench");
         return;
     }
     std::vector<PrepProblem> problems = check_prep(contract, eval);

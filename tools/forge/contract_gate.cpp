@@ -27,10 +27,9 @@ std::optional<EvalReport> existing_eval(const std::string& path) {
 
 bool measured_under(const WindowContract& contract, const EvalReport& eval, std::string_view command) {
     if (eval.measured_under(contract)) return true;
-    std::cerr << "forge " << command << ": " << eval.path << " was measured under another window.toml than "
-              << contract.path << " (" << *eval.contract_digest << " then, " << contract.digest
-              << " now: the file changed since the bench ran, or it is another card's); rerun the bench, or pass "
-                 "the contract it ran under\n";
+    std::cerr << "forge " << command << ": " << eval.measured_under_another(contract)
+              << ": the file changed since the bench ran, or it is another card's; rerun the bench, or pass the "
+                 "contract it ran under\n";
     return false;
 }
 

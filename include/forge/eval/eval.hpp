@@ -134,6 +134,8 @@ struct EvalReport {
     // Whether the bench ran under this contract's text: the digests agree, or
     // the eval records none (a bench from before they were recorded).
     [[nodiscard]] bool measured_under(const WindowContract& held_to) const noexcept;
+    // When it did not: both files and both digests, for every command that refuses it.
+    [[nodiscard]] std::string measured_under_another(const WindowContract& held_to) const;
 };
 
 // Reads an eval.json. nullopt when the file does not exist (the bench did not
