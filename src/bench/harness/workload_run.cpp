@@ -28,6 +28,7 @@
 #include "record.hpp"
 #include "regions.hpp"
 #include "retake.hpp"
+#include "round_schedule.hpp"
 #include "round_notices.hpp"
 #include "runtime.hpp"
 #include "side_call_error.hpp"
@@ -565,7 +566,8 @@ private:
 
     // Untimed calls of both sides in turn, from flushed caches, for at least the
     // warm-up time: page faults, lazy initialisation and frequency ramps land
-    // here, on both sides alike, not in the first rounds.
+    // here, on both sides alike, not in the first rounds. On the variant the
+    // first round on each layout does not use (RoundSchedule).
     void warm_up(const StoppingParameters& stopping) {
         const std::int64_t deadline = now_ns() + static_cast<std::int64_t>(stopping.warmup_s * 1e9);
         const std::size_t layouts = sides_[0].layouts.size();
@@ -573,7 +575,7 @@ private:
         for (std::size_t calls = 0; calls < 2 * layouts || now_ns() < deadline; ++calls) {
             for (SideState& state : sides_) {
                 use_layout(state, calls % layouts);
-                load(state, 0);
+                load(state, RoundSchedule::warm_up_variant);
                 runtime_.flush_cache();
                 call(state);
                 runtime_.synchronize();
@@ -585,10 +587,8 @@ private:
     // Paired rounds until the ratio's interval is as narrow as the stopping rule
     // asks. Each round times both sides back to back on the same input variant,
     // so a change of machine state (a neighbour, a frequency step) lands on both
-    // sides of a round; the order alternates (ABBA: R S, S R, R S, ...) so neither
-    // side always runs first, the variant changes every two rounds so each order
-    // sees each variant, and the layout every two (with the variant) so every
-    // layout sees both orders.
+    // sides of a round; which goes first, the variant and the layout follow
+    // RoundSchedule.
     void measure_rounds(WorkloadRecord& result) {
         // The run's other readings of the machine: a workload that ran entirely in a
         // busy stretch is then judged against the quietest the machine was.
@@ -607,12 +607,13 @@ private:
             result.memory_calibration_before_ms = continued_->memory_calibration_before_ms;
             for (const Round& round : continued_->rounds) layout_offset = std::max(layout_offset, round.layout + 1);
         }
+        const RoundSchedule schedule(sides_[0].layouts.size());
         const std::int64_t start = now_ns();
         for (std::size_t r = 0;; ++r) {
             Round round;
-            round.first = r % 2 == 0 ? Side::reference : Side::student;
-            round.input_variant = static_cast<int>((r / 2) % input_variants);
-            const std::size_t layout = (r / 2) % sides_[0].layouts.size();
+            round.first = RoundSchedule::first(r);
+            round.input_variant = RoundSchedule::variant(r);
+            const std::size_t layout = schedule.layout(r);
             round.layout = layout_offset + layout;
             for (SideState& state : sides_) {
                 if (state.layout != layout) use_layout(state, layout);
@@ -767,7 +768,9 @@ private:
                 if (p.tables.size() >= p.wanted || p.attempts >= 4 * p.wanted) continue;
                 took = true;
                 ++p.attempts;
-                load(state, 0);
+                // Variants alternate as in the rounds, so no call repeats its previous one's inputs.
+                const int variant = static_cast<int>(p.attempts % input_variants);
+                load(state, variant);
                 runtime_.flush_cache();
                 const SchedulerReading before = scheduler_.read();
                 const std::int64_t start = now_ns();
@@ -775,7 +778,7 @@ private:
                                                         "forge/" + side_name(state.side) + "/" + workload_.name);
                 const bool was_preempted =
                     preempted(before, scheduler_.read(), static_cast<double>(now_ns() - start) * 1e-6);
-                check_timed_outputs(state, 0, sample_++);
+                check_timed_outputs(state, variant, sample_++);
                 check_untimed_work(state, profile);
                 if (p.attempts == 1) {
                     p.launched = profile.launched;

@@ -1,0 +1,55 @@
+// The order, input variant and layout of each round (RoundSchedule), held to what
+// the rounds rely on for every layout count a bench can choose.
+#define BOOST_TEST_MODULE bench_round_schedule
+#include <boost/test/unit_test.hpp>
+
+#include <array>
+#include <cstddef>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "round_schedule.hpp"
+
+namespace fb = forge::bench;
+
+namespace {
+
+constexpr std::size_t rounds = 200;
+
+}  // namespace
+
+// A side's consecutive calls on one layout's tensors hold different contents,
+// the warm-up's last call included: a call that returns what it left there last
+// time is then wrong.
+BOOST_AUTO_TEST_CASE(no_layout_sees_the_same_variant_twice_running) {
+    for (std::size_t layouts = 1; layouts <= 8; ++layouts) {
+        const fb::RoundSchedule schedule(layouts);
+        std::map<std::size_t, int> last;
+        for (std::size_t l = 0; l < layouts; ++l) last[l] = fb::RoundSchedule::warm_up_variant;
+        for (std::size_t r = 0; r < rounds; ++r) {
+            const std::size_t layout = schedule.layout(r);
+            BOOST_TEST_REQUIRE(layout < layouts);
+            BOOST_TEST(fb::RoundSchedule::variant(r) != last[layout], "layouts " << layouts << ", round " << r);
+            last[layout] = fb::RoundSchedule::variant(r);
+        }
+    }
+}
+
+// Neither side always goes first, on any layout, with either variant; over any
+// whole block the sides go first equally often.
+BOOST_AUTO_TEST_CASE(every_layout_sees_each_order_with_each_variant) {
+    for (std::size_t layouts = 1; layouts <= 8; ++layouts) {
+        const fb::RoundSchedule schedule(layouts);
+        std::map<std::size_t, std::set<std::pair<fb::Side, int>>> seen;
+        std::array<std::size_t, 2> first{};
+        for (std::size_t r = 0; r < fb::RoundSchedule::block * layouts; ++r) {
+            const fb::Side side = fb::RoundSchedule::first(r);
+            seen[schedule.layout(r)].emplace(side, fb::RoundSchedule::variant(r));
+            ++first[side == fb::Side::reference ? 0 : 1];
+        }
+        BOOST_TEST(seen.size() == layouts);
+        for (const auto& [layout, pairs] : seen) BOOST_TEST(pairs.size() == 4u, "layout " << layout);
+        BOOST_TEST(first[0] == first[1]);
+    }
+}
