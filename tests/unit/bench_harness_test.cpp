@@ -305,6 +305,59 @@ BOOST_AUTO_TEST_CASE(an_elementwise_output_reports_its_atol_and_rtol_per_workloa
     }
 }
 
+namespace {
+
+// c = (a + b) * scale, stored as the workload's output dtype: fp16 where its
+// parameter "half" is 1, else fp32.
+template <float Scale>
+void add_as_declared(fb::Io& io) {
+    const auto a = io.in("a").span<const float>();
+    const auto b = io.in("b").span<const float>();
+    fb::Tensor& c = io.out("c");
+    if (c.dtype() == fb::DType::fp16) {
+        auto out = c.span<fb::float16>();
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] = fb::to_float16((a[i] + b[i]) * Scale);
+    } else {
+        auto out = c.span<float>();
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] = (a[i] + b[i]) * Scale;
+    }
+}
+
+}  // namespace
+
+// An output whose dtype differs between workloads is held, in each, to its own
+// dtype's tolerance: a relative error of 5e-4 passes fp16's rtol 1e-3 and fails
+// fp32's 1e-4, though the first workload's output is fp16.
+BOOST_AUTO_TEST_CASE(each_workload_holds_an_output_to_its_own_dtypes_tolerance) {
+    fb::Bench bench{fb::Backend::host};
+    bench.workload("half", {{"n", 256}, {"half", 1}}, 1);
+    bench.workload("single", {{"n", 256}, {"half", 0}}, 2);
+    bench.workload("single_again", {{"n", 256}, {"half", 0}}, 3);
+    bench.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
+        rng.normal(in.add("a", {w["n"]}, fb::DType::fp32));
+        rng.normal(in.add("b", {w["n"]}, fb::DType::fp32));
+    });
+    bench.outputs([](const fb::Workload& w) {
+        return std::vector<fb::TensorSpec>{{"c", {w["n"]}, w["half"] == 1 ? fb::DType::fp16 : fb::DType::fp32}};
+    });
+    bench.reference(add_as_declared<1.0F>);
+    bench.student(add_as_declared<1.0005F>);
+    const fb::RunResult result = quick_run(bench, add_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_problem_has(result, {"workload 'single'", "output 'c' differs"}));
+    BOOST_TEST(!any_problem_has(result, {"workload 'half'"}));
+    const json& workloads = result.eval["performance"]["workloads"];
+    BOOST_TEST(workloads[0]["outputs"]["c"]["rtol"] == fb::default_tolerance(fb::DType::fp16).rtol);
+    BOOST_TEST(workloads[0]["outputs"]["c"]["passed"] == true);
+    BOOST_TEST(workloads[1]["outputs"]["c"]["rtol"] == fb::default_tolerance(fb::DType::fp32).rtol);
+    BOOST_TEST(workloads[1]["outputs"]["c"]["passed"] == false);
+    // The run's entry holds no one threshold: the workloads' entries hold theirs.
+    const json& run = result.eval["correctness"]["outputs"]["c"];
+    BOOST_TEST(run["dtype"] == "per workload");
+    BOOST_TEST(!run.contains("rtol"));
+    BOOST_TEST(run["passed"] == false);
+}
+
 // The declared work over each side's median, written by the bench and read back
 // by the checks; a bench that declares none writes null and reads as none.
 BOOST_AUTO_TEST_CASE(throughput_round_trips_through_eval_json_with_and_without_work) {

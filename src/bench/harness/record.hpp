@@ -123,7 +123,9 @@ struct WorkloadRecord {
 };
 
 struct OutputCheck {
-    TensorSpec spec;
+    TensorSpec spec;                   // the first workload's
+    // Workloads declared it in different dtypes, so held it to different thresholds.
+    bool dtype_varies = false;
     ComparisonResult comparison;       // student held to the reference, over every workload and input variant
     // The same per workload (over its input variants), by workload name.
     std::map<std::string, ComparisonResult, std::less<>> workloads;

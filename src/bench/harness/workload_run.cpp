@@ -433,7 +433,9 @@ private:
             const Tensor* actual = student.find(expected.name());
             if (actual == nullptr) continue;  // a one-sided output: a declared asymmetry
             OutputCheck& check = output_check(expected.name());
-            const ComparisonResult comparison = compare(*actual, expected, check.comparison.applied);
+            // This workload's own dtype's tolerance: another workload's may differ.
+            const ComparisonResult comparison =
+                compare(*actual, expected, bench_.comparison_for(output_specs_.at(expected.name())));
             check.comparison.merge(comparison);
             const auto [measured, first] = check.workloads.try_emplace(workload_.name, comparison);
             if (!first) measured->second.merge(comparison);
@@ -449,10 +451,12 @@ private:
     }
 
     OutputCheck& output_check(const std::string& name) {
-        for (OutputCheck& check : record_.outputs) {
-            if (check.spec.name == name) return check;
-        }
         const TensorSpec& spec = output_specs_.at(name);
+        for (OutputCheck& check : record_.outputs) {
+            if (check.spec.name != name) continue;
+            check.dtype_varies = check.dtype_varies || check.spec.dtype != spec.dtype;
+            return check;
+        }
         const auto accumulating = bench_.accumulating_outputs().find(name);
         const std::string start = accumulating == bench_.accumulating_outputs().end() ? "poisoned"
                                   : accumulating->second                           ? "accumulates from the bench's start"
