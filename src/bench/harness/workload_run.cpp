@@ -668,7 +668,11 @@ private:
         result.reference.samples = stats::summarize(reference_ms);
         result.student.samples = stats::summarize(student_ms);
         result.drift = calibration_drift(calibration_ms);
-        for (const std::string& message : round_notices(result, stopping_, criterion.quiet_rounds())) notice(message);
+        // The run's parameters: a retake's own wait no longer (quiet_wait_s 0), and
+        // the wait its record says it made was its first measurement's.
+        for (const std::string& message : round_notices(result, record_.stopping, criterion.quiet_rounds())) {
+            notice(message);
+        }
     }
 
     // Pipelined: N calls back to back on one input set, from a flushed cache;
