@@ -47,6 +47,21 @@ BOOST_AUTO_TEST_CASE(a_kernel_missing_from_a_call_counts_zero_there) {
     BOOST_TEST(table.kernels[1].time_ns == 0.0);
 }
 
+// A call the profiler could not read is left out, not read as zero time; with
+// none read there is no table (and so no coverage, and no more calls asked for).
+BOOST_AUTO_TEST_CASE(a_call_without_a_profile_is_no_table_not_a_zero_time_one) {
+    const std::vector<forge::KernelTable> some{call(100, 900), forge::KernelTable{}, call(110, 910)};
+    const forge::KernelTable table = fb::median_per_call(some);
+    BOOST_TEST_REQUIRE(table.profiler.has_value());
+    BOOST_TEST(table.profiler->calls == 2);
+    BOOST_TEST(table.kernels[0].time_ns == 2 * 105.0, tt::tolerance(1e-12));
+    const std::vector<forge::KernelTable> none(3);
+    const forge::KernelTable unprofiled = fb::median_per_call(none);
+    BOOST_TEST(unprofiled.kernels.empty());
+    BOOST_TEST(!unprofiled.profiler.has_value());
+    BOOST_TEST(fb::ProfiledCallCount{}.wanted(unprofiled, 3, 1.0) == 3u);
+}
+
 BOOST_AUTO_TEST_CASE(no_calls_is_refused) {
     BOOST_CHECK_THROW((void)fb::median_per_call(std::vector<forge::KernelTable>{}), std::invalid_argument);
 }

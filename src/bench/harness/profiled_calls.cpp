@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -12,8 +13,12 @@
 
 namespace forge::bench {
 
-KernelTable median_per_call(std::span<const KernelTable> calls) {
-    if (calls.empty()) throw std::invalid_argument("a kernel table of no profiled calls");
+KernelTable median_per_call(std::span<const KernelTable> all_calls) {
+    if (all_calls.empty()) throw std::invalid_argument("a kernel table of no profiled calls");
+    std::vector<KernelTable> calls;
+    std::copy_if(all_calls.begin(), all_calls.end(), std::back_inserter(calls),
+                 [](const KernelTable& call) { return call.profiler.has_value(); });
+    if (calls.empty()) return {};
     std::vector<std::string> names;
     for (const KernelTable& call : calls) {
         for (const KernelRow& row : call.kernels) {

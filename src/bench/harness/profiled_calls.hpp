@@ -13,7 +13,10 @@ namespace forge::bench {
 // Rows in first-seen order: time_ns = calls x the kernel's median per-call time,
 // launches = calls x its median launches (rounded), so the table reads as the
 // sum over `calls` profiled calls the way a profiler's digest does; profiler =
-// {their total, calls}. Throws std::invalid_argument on no calls.
+// {their total, calls}. A call the profiler could not read (no digest: CUDA
+// under another profiler, a CUPTI failure) is no table, not a zero-time one:
+// the others' median, or no table (no rows, no digest) when none was read.
+// Throws std::invalid_argument on no calls.
 [[nodiscard]] KernelTable median_per_call(std::span<const KernelTable> calls);
 
 // How many profiled calls a side takes. A median of `first` calls beside a busy

@@ -742,7 +742,9 @@ private:
         for (SideState& state : sides_) {
             ProfiledSide& p = profiled[index_of(state.side)];
             SideRecord& record = record_of(result, state.side);
-            if (!state.unlogged_samples) record.kernel_set_changed = kernel_set_changed(state, p.launched);
+            if (!state.unlogged_samples && p.launched) {
+                record.kernel_set_changed = kernel_set_changed(state, *p.launched);
+            }
             record.kernels = p.table();
         }
     }
@@ -756,7 +758,7 @@ private:
         std::size_t attempts = 0;  // preempted ones included; at most 4 x wanted
         std::vector<KernelTable> tables;
         std::vector<KernelTable> preempted;
-        std::set<std::string> launched;  // the first call's kernels
+        std::optional<std::set<std::string>> launched;  // the first profiled call's kernels
 
         [[nodiscard]] KernelTable table() const {
             std::vector<KernelTable> calls = tables;
@@ -788,9 +790,10 @@ private:
                     preempted(before, scheduler_.read(), static_cast<double>(now_ns() - start) * 1e-6);
                 check_timed_outputs(state, variant, sample_++);
                 check_untimed_work(state, profile);
-                if (p.attempts == 1) {
-                    p.launched = profile.launched;
-                } else {
+                // A call the profiler could not read says nothing of the kernel set.
+                if (profile.kernels.profiler && !p.launched) {
+                    p.launched = profile.launched;  // the samples are held to the first read call's
+                } else if (profile.kernels.profiler) {
                     // A profiled call unlike the first is a changed kernel set too.
                     note_kernel_set(state.sample_kernels, KernelNames{std::move(profile.launched), true});
                 }
