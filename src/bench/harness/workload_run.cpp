@@ -43,6 +43,15 @@ namespace {
 // output the call never writes cannot match.
 constexpr unsigned char poison_byte = 0xFF;
 
+// A checked call, as its problem names it: `before` number `after`.
+struct CheckedCall {
+    std::string_view before;
+    std::size_t number = 0;
+    std::string_view after;
+
+    [[nodiscard]] std::string text() const { return std::string(before) + std::to_string(number) + std::string(after); }
+};
+
 std::string format_ms(double ms) {
     std::ostringstream out;
     out.precision(4);
@@ -483,13 +492,14 @@ private:
     // caught in the profiled call (check_untimed_work).
     // `calls` > 1: the calls ran back to back on one load, so accumulating
     // outputs hold that many contributions and are not compared.
-    void check_timed_outputs(SideState& state, int v, std::size_t sample, int calls = 1) {
-        check_outputs_match(state, v, sample, calls);
+    // `which`: the call, as its message names it ("timed call (eval.json rounds[12])").
+    void check_timed_outputs(SideState& state, int v, const CheckedCall& which, int calls = 1) {
+        check_outputs_match(state, v, which, calls);
         check_guards(state);
         check_mutation(state, v);
     }
 
-    void check_outputs_match(SideState& state, int v, std::size_t sample, int calls) {
+    void check_outputs_match(SideState& state, int v, const CheckedCall& which, int calls) {
         if (state.cached_outputs_reported || state.unwritten_outputs || state.changed_inputs) return;
         const Tensors& expected = state.expected[static_cast<std::size_t>(v)];
         for (const Tensor& output : state.outputs()) {
@@ -502,8 +512,8 @@ private:
             const ComparisonResult comparison = compare(got, want, bench_.comparison_for(want.spec()));
             if (comparison.passed()) continue;
             state.cached_outputs_reported = true;
-            problem("the " + side_name(state.side) + "'s timed call (sample " + std::to_string(sample) +
-                    ") produced '" + output.name() + "' unlike its own untimed call on the same inputs (" +
+            problem("the " + side_name(state.side) + "'s " + which.text() + " produced '" + output.name() +
+                    "' unlike its own untimed call on the same inputs (" +
                     comparison.failure("untimed output") +
                     "): its outputs depend on an earlier call (outputs cached between calls?)");
             return;
@@ -551,7 +561,7 @@ private:
 
     // One timed call of a side on input variant v, from a flushed cache; its
     // outputs, guards and prep tensors checked right after.
-    Sample timed_sample(SideState& state, int v) {
+    Sample timed_sample(SideState& state, int v, std::size_t round) {
         load(state, v);
         runtime_.flush_cache();
         touch_bookkeeping(state);
@@ -564,7 +574,7 @@ private:
             state.unlogged_samples = true;
             notice_unchecked_kernel_sets();
         }
-        check_timed_outputs(state, v, sample_++);
+        check_timed_outputs(state, v, {"timed call (eval.json rounds[", round, "])"});
         return sample;
     }
 
@@ -625,7 +635,7 @@ private:
             round.t_s = static_cast<double>(now_ns() - start) * 1e-9;
             const Side second = round.first == Side::reference ? Side::student : Side::reference;
             for (Side s : {round.first, second}) {
-                const Sample sample = timed_sample(side(s), round.input_variant);
+                const Sample sample = timed_sample(side(s), round.input_variant, result.rounds.size());
                 (s == Side::reference ? round.reference_ms : round.student_ms) = sample.ms;
                 (s == Side::reference ? round.reference_wait_ms : round.student_wait_ms) = sample.wait_ms;
                 round.preempted = round.preempted || sample.preempted;
@@ -703,7 +713,9 @@ private:
         for (SideState& state : sides_) {
             SideRecord& record = record_of(result, state.side);
             record.pipelined_ms = stats::median(per_call_ms[index_of(state.side)]);
-            check_timed_outputs(state, 0, sample_++, record.pipelined_calls);
+            check_timed_outputs(state, 0, {"pipelined batch of ", static_cast<std::size_t>(record.pipelined_calls),
+                                           " calls"},
+                                record.pipelined_calls);
         }
     }
 
@@ -788,7 +800,7 @@ private:
                                                         "forge/" + side_name(state.side) + "/" + workload_.name);
                 const bool was_preempted =
                     preempted(before, scheduler_.read(), static_cast<double>(now_ns() - start) * 1e-6);
-                check_timed_outputs(state, variant, sample_++);
+                check_timed_outputs(state, variant, {"profiled call ", p.attempts, ""});
                 check_untimed_work(state, profile);
                 // A call the profiler could not read says nothing of the kernel set.
                 if (profile.kernels.profiler && !p.launched) {
@@ -839,7 +851,6 @@ private:
     std::vector<std::string> made_names_;
     std::vector<std::string> prep_names_;
     std::set<std::string> mutated_;
-    std::size_t sample_ = 0;  // timed calls so far, for messages
     const SchedulerWatch scheduler_;  // the timing thread's: this object lives and runs on it
 };
 
