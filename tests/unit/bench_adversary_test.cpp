@@ -187,6 +187,12 @@ BOOST_AUTO_TEST_CASE(a_c_region_left_open_or_ended_twice_fails_the_run_naming_th
     BOOST_TEST(open.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_has(open.problems, {"workload 'w0': the student's call returned with 1 region(s) begun by "
                                        "forge_region_begin() and not ended"}));
+    // What the student's timed calls left open is never the reference's, in any workload.
+    BOOST_TEST(!any_has(open.problems, {"the reference's"}));
+    for (const std::string workload : {"w1", "w2"}) {
+        BOOST_TEST(any_has(open.problems, {"workload '" + workload + "': the student's call returned with 1 region(s)"}),
+                   workload);
+    }
     const fb::RunResult twice = quick_run(add_bench([](fb::Io& io) {
                                         add(io);
                                         c_region_ended_twice();
