@@ -214,6 +214,31 @@ BOOST_AUTO_TEST_CASE(a_write_past_the_end_of_an_output_fails_the_run) {
     BOOST_TEST(any_has(result.problems, {"workload 'w0'", "student's call wrote past the end of output 'c'"}));
 }
 
+// Both sides read 8 elements past the end of an input declared 8 short: the
+// guard bytes they read are NaN, so the outputs fail the comparison (both reading
+// the same finite garbage had agreed, and the run passed).
+BOOST_AUTO_TEST_CASE(a_read_past_the_end_of_an_input_declared_short_fails_the_run) {
+    const auto add_unchecked = [](fb::Io& io) {
+        const float* a = io.in("a").data<float>();
+        const float* b = io.in("b").data<float>();
+        auto c = io.out("c").span<float>();
+        for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
+    };
+    fb::Bench bench{fb::Backend::host};
+    for (int i = 0; i < 3; ++i) bench.workload("w" + std::to_string(i), {{"n", 256}}, 20 + i);
+    bench.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
+        rng.normal(in.add("a", {w["n"] - 8}, fb::DType::fp32));
+        rng.normal(in.add("b", {w["n"]}, fb::DType::fp32));
+    });
+    bench.outputs([](const fb::Workload& w) { return std::vector<fb::TensorSpec>{{"c", {w["n"]}, fb::DType::fp32}}; });
+    bench.reference(add_unchecked);
+    bench.student(add_unchecked);
+    const fb::RunResult result = quick_run(bench, add_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"workload 'w0'", "output 'c'", "8 of them NaN or infinite",
+                                         "read past the end"}));
+}
+
 BOOST_AUTO_TEST_CASE(a_write_before_the_start_of_an_input_copy_fails_the_run) {
     const fb::RunResult result = quick_run(add_bench([](fb::Io& io) {
                                          add(io);

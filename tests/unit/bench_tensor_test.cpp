@@ -12,6 +12,7 @@
 #include "forge/bench/dtype.hpp"
 #include "forge/bench/rng.hpp"
 #include "forge/bench/tensor.hpp"
+#include "guarded_memory.hpp"
 #include "host_memory.hpp"
 #include "sysfs.hpp"
 
@@ -152,6 +153,39 @@ BOOST_AUTO_TEST_CASE(host_blocks_are_zeroed_aligned_and_mapped_ones_start_past_a
         BOOST_TEST(reinterpret_cast<std::uintptr_t>(first) / huge != reinterpret_cast<std::uintptr_t>(second) / huge);
         fb::release_host_block(first);
         fb::release_host_block(second);
+    }
+}
+
+namespace {
+
+// Element `index` of `tensor` (-1: the last of the leading guard), read as its dtype.
+double element_at(const fb::Tensor& tensor, std::ptrdiff_t index) {
+    const std::byte* at = tensor.raw() + index * static_cast<std::ptrdiff_t>(fb::size_of(tensor.dtype()));
+    const auto read = [at]<class T>(T value) {
+        std::memcpy(&value, at, sizeof value);
+        return value;
+    };
+    switch (tensor.dtype()) {
+        case fb::DType::fp16: return fb::to_float(read(fb::float16{}));
+        case fb::DType::bf16: return fb::to_float(read(fb::bfloat16{}));
+        case fb::DType::fp32: return read(0.0F);
+        default: return read(0.0);
+    }
+}
+
+}  // namespace
+
+// A read just past the end (or before the start) of a guarded tensor reads NaN
+// in every float dtype, so a shape declared short fails the comparison instead
+// of both sides agreeing on the same garbage; the guards still hold their pattern.
+BOOST_AUTO_TEST_CASE(guard_bytes_read_as_nan_in_every_float_dtype) {
+    for (const fb::DType dtype : {fb::DType::fp16, fb::DType::bf16, fb::DType::fp32, fb::DType::fp64}) {
+        const fb::Tensor tensor = fb::allocate_guarded(fb::TensorSpec{"x", {5}, dtype});
+        for (const std::ptrdiff_t index : {std::ptrdiff_t{-3}, std::ptrdiff_t{-1}, std::ptrdiff_t{5},
+                                           std::ptrdiff_t{6}, std::ptrdiff_t{13}}) {
+            BOOST_TEST(std::isnan(element_at(tensor, index)), fb::to_string(dtype) << " element " << index);
+        }
+        BOOST_TEST(!fb::damaged_guard(tensor).has_value());
     }
 }
 

@@ -8,7 +8,17 @@ namespace {
 
 constexpr std::size_t host_alignment = 64;
 
-std::byte pattern(std::size_t offset) noexcept { return static_cast<std::byte>(0xA5U ^ (offset * 31U & 0xFFU)); }
+// NaN when read as any float dtype, so a side that reads past an input's end (a
+// shape declared short) computes NaN and fails the comparison, rather than both
+// sides reading the same finite garbage and agreeing: every odd byte 0xFF (the
+// high byte of each little-endian element: all-ones exponent, with the next
+// byte's top bits for fp32, bf16 and fp64), every even byte 0xF0-0xFE, varying
+// with the offset so that a stray write of one value is still seen. Never all
+// 0xFF, so a NaN computed from it is not taken for the unwritten-output poison.
+std::byte pattern(std::size_t offset) noexcept {
+    if (offset % 2 == 1) return std::byte{0xFF};
+    return static_cast<std::byte>(0xF0U | (offset * 31U >> 1 & 0x0EU));
+}
 
 void release_guarded(std::byte* data) { release_host_block(data - guard_bytes); }
 

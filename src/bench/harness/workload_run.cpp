@@ -43,6 +43,12 @@ namespace {
 // output the call never writes cannot match.
 constexpr unsigned char poison_byte = 0xFF;
 
+// Where inputs hold no NaN, a NaN output most often read one: the guard bytes
+// around every tensor read as NaN.
+constexpr std::string_view non_finite_hint =
+    " (where the inputs hold no NaN, a side read past the end or before the start of an input, whose guard bytes "
+    "read as NaN: check the shapes the bench declares against what each side reads)";
+
 // A checked call, as its problem names it: `before` number `after`.
 struct CheckedCall {
     std::string_view before;
@@ -456,7 +462,8 @@ private:
                         " (the reference's)");
             } else {
                 problem("output '" + expected.name() + "' differs between the student and the reference: " +
-                        comparison.failure("reference") + ", on input variant " + std::to_string(v));
+                        comparison.failure("reference") + ", on input variant " + std::to_string(v) +
+                        std::string(comparison.non_finite > 0 ? non_finite_hint : ""));
             }
         }
     }
