@@ -362,7 +362,9 @@ private:
                 std::to_string(output.numel()) + " elements of '" + output.name() +
                 "' unwritten when it returned (they still held the NaN the harness fills an output with before "
                 "the call), on input variant " + std::to_string(v) +
-                ": a call must write every element of its declared outputs before it returns");
+                ": a call must write every element of its declared outputs before it returns; one that adds into "
+                "it (+=) or leaves elements on purpose (a mask) declares its start with bench.accumulates(\"" +
+                output.name() + "\") (zeros) or bench.accumulates(\"" + output.name() + "\", start)");
     }
 
     // Inputs the side's untimed call changed (its prep tensors: check_mutation).
