@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -78,6 +79,18 @@ public:
         if (!root.is_object()) {
             fail(top, "the file holds " + describe(root) +
                           ", expected the bench's report object {\"schema_version\": 1, \"performance\": {...}, ...}");
+        }
+        // An object none of whose keys an eval.json writes is another file: the
+        // run history beside it, say, would read as a bench that measured nothing.
+        constexpr std::array eval_keys{"schema_version", "operator", "backend",    "contract",
+                                       "skipped",        "correctness", "performance"};
+        if (std::none_of(eval_keys.begin(), eval_keys.end(), [&](const char* key) { return root.contains(key); })) {
+            fail(top, std::string("holds none of eval.json's keys (schema_version, operator, correctness, "
+                                  "performance, ...)") +
+                          (root.contains("runs") ? ": it is a bench's run history (<operator>.runs.json), which "
+                                                   "sits beside its eval.json"
+                                                 : "") +
+                          "; pass the eval.json the bench wrote");
         }
         EvalReport report;
         report.path = file_;
