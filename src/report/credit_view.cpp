@@ -103,7 +103,7 @@ std::vector<std::string> notes_about(const WorkloadCredit& workload, std::string
 // " [0.790, 0.810] slower": the 95% interval and verdict, where the bench wrote them.
 std::string with_interval(const std::optional<RatioCi>& ci, const std::optional<std::string>& verdict) {
     std::string out;
-    if (ci) out += " [" + fixed(ci->low, 3) + ", " + fixed(ci->high, 3) + "]";
+    if (ci) out += " " + interval(ci->low, ci->high);
     if (verdict) out += " " + *verdict;
     return out;
 }
@@ -136,7 +136,7 @@ std::string run_line(const EvalReport& eval, const RunCredit& run) {
     if (eval.ratio_ci) {
         // Derived (credited_ratio_ci): the raw interval carried onto the credited ratio.
         const std::optional<RatioCi> ci = credited_ratio_ci(run, *eval.ratio_ci);
-        line += " [" + fixed(ci->low, 3) + ", " + fixed(ci->high, 3) + "] (the raw interval, credited)";
+        line += " " + interval(ci->low, ci->high) + " (the raw interval, credited)";
     }
     return line + " (geometric mean over " + std::to_string(run.workloads.size()) + " workloads)";
 }

@@ -28,6 +28,20 @@ inline std::string rate(std::optional<double> value) {
     return fixed(value, decimals);
 }
 
+// A ratio's interval, "[0.927, 0.988]": each end to 3 decimals, or as many more
+// (up to 6) as keep an end that is not 1 from reading 1; the verdict says on
+// which side of 1 the interval lies, and "[0.927, 1.000] slower" contradicts it.
+inline std::string interval(double low, double high) {
+    const auto end = [](double value) {
+        std::string text = fixed(value, 3);
+        for (int decimals = 4; value != 1.0 && std::stod(text) == 1.0 && decimals <= 6; ++decimals) {
+            text = fixed(value, decimals);
+        }
+        return text;
+    };
+    return "[" + end(low) + ", " + end(high) + "]";
+}
+
 inline std::string percent(double fraction) { return fixed(fraction * 100.0, 1) + "%"; }
 
 }  // namespace forge

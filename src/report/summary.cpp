@@ -120,7 +120,7 @@ void note_bench_findings(OperatorSummary& row, const EvalReport& eval) {
 
 std::string interval_cell(const OperatorSummary& row) {
     if (!row.ratio_ci) return "-";
-    return "[" + fixed(row.ratio_ci->low, 3) + ", " + fixed(row.ratio_ci->high, 3) + "]";
+    return interval(row.ratio_ci->low, row.ratio_ci->high);
 }
 
 std::string verdict_cell(const OperatorSummary& row) {
