@@ -1,6 +1,7 @@
 #include "forge/report/credit_view.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <ostream>
 #include <string>
 
@@ -115,7 +116,15 @@ std::string ratio_line(const WorkloadReading& reading, const WorkloadCredit& wor
     line += reading.ratio ? fixed(reading.ratio, 3) : ref && stu && *stu > 0 ? fixed(*ref / *stu, 3) : "-";
     line += with_interval(reading.ratio_ci, reading.verdict);
     line += ", credited ratio ";
-    line += workload.ratio ? fixed(workload.ratio->credited_ratio, 3) : "-";
+    if (!workload.ratio) return line + "-";
+    line += fixed(workload.ratio->credited_ratio, 3);
+    // The credit starts from the sides' medians; where their ratio and the paired
+    // rounds' part (a few rounds, a noisy machine), credited / raw is not the
+    // priced share alone, so the reader is shown the ratio it started from.
+    const double of_medians = workload.ratio->raw_ratio;
+    if (reading.ratio && std::abs(*reading.ratio / of_medians - 1.0) > 0.005) {
+        line += " (from the sides' medians, whose ratio is " + fixed(of_medians, 3) + ")";
+    }
     return line;
 }
 
