@@ -304,7 +304,8 @@ std::vector<Finding> window_warnings(const WindowContract& contract) {
         const std::string table = "asymmetry[" + std::to_string(entry.index) + "]";
         out.push_back({"price-unpriced", Severity::warning, entry.subject(),
                        "[[asymmetry]] " + entry.subject() + " is class price but has no " + std::string(key) +
-                           "; the credited ratio is not computed until the " + std::string(to_string(entry.payer())) +
+                           ", so its work is not priced: the credited ratio leaves it in (and is not computed "
+                           "where no entry is priced) until the " + std::string(to_string(entry.payer())) +
                            " side's launches doing that work are named: add " + std::string(key) +
                            " (see that side's per-kernel table)",
                        contract.location_of(table + ".class")});

@@ -94,7 +94,7 @@ std::vector<std::string> notes_about(const WorkloadCredit& workload, std::string
     for (const CreditReason& warning : credit.warnings)
         notes.push_back("warning [" + warning.code + "]: " + warning.message);
     if (!credit.unpriced.empty()) {
-        std::string line = "unpriced price entries (no regex yet):";
+        std::string line = "unpriced price entries (no regex yet: their work stays in the credited ratio):";
         for (const std::string& name : credit.unpriced) line += ' ' + name;
         notes.push_back(std::move(line));
     }

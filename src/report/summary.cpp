@@ -75,6 +75,14 @@ void hold_to_contract(OperatorSummary& row, const EvalReport& eval) {
         if (!run.credited_ratio && !contract.priced_entries().empty()) {
             row.notes.push_back("credit not usable" + unusable_because(run) + ": `forge credit` says what to fix");
         }
+        std::string unpriced;
+        for (const Asymmetry& entry : contract.asymmetries) {
+            if (entry.unpriced()) unpriced += (unpriced.empty() ? "" : ", ") + entry.subject();
+        }
+        if (run.credited_ratio && !unpriced.empty()) {
+            row.notes.push_back("the credited ratio leaves in the work of price entries with no regex yet: " +
+                                unpriced);
+        }
     } catch (const CreditError& e) {
         row.notes.emplace_back(e.what());
     }
