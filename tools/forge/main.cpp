@@ -2,6 +2,7 @@
 // each subcommand to its run_* function; every error becomes an exit code.
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
@@ -33,6 +34,21 @@ void add_output_options(CLI::App& command, forge::cli::Output& output, std::stri
     command.add_option("--color", colour, "Colour the text output: auto (on a terminal), always, never")
         ->check(CLI::IsMember({"auto", "always", "never"}))
         ->default_str("auto");
+}
+
+// A number above 0 (or, `zero_allowed`, at least 0): CLI11's PositiveNumber
+// names its range up to DBL_MAX, in 300 digits; this says what it wants and got.
+CLI::Validator positive_number(bool zero_allowed, const std::string& example) {
+    const std::string wanted = std::string("a number ") + (zero_allowed ? "at least 0" : "above 0") + ", such as " +
+                               example;
+    return {[=](std::string& text) -> std::string {
+                char* end = nullptr;
+                const double value = std::strtod(text.c_str(), &end);
+                const bool number = !text.empty() && end == text.c_str() + text.size() && std::isfinite(value);
+                if (number && (value > 0.0 || (zero_allowed && value == 0.0))) return {};
+                return "expected " + wanted + ", not '" + text + "'";
+            },
+            zero_allowed ? "NUMBER >= 0" : "NUMBER > 0"};
 }
 
 bool wants_colour(const std::string& setting) {
@@ -86,7 +102,7 @@ int main(int argc, char** argv) {
     credit_cmd->add_flag("--ctest", credit.ctest, "Also print the figures as CTest measurements for CDash");
     credit_cmd->add_option("--gate", credit.gate,
                            "Minimum raw ratio: exit 0 when the ratio's 95% interval clears it, 1 when the interval is "
-                           "below it, 3 when it straddles it (a near-tie)")->check(CLI::PositiveNumber);
+                           "below it, 3 when it straddles it (a near-tie)")->check(positive_number(false, "0.9"));
     add_output_options(*credit_cmd, credit.output, colour, all_formats);
 
     forge::cli::TableImportOptions table_import;
@@ -99,7 +115,7 @@ int main(int argc, char** argv) {
     import_cmd->add_option("file", table_import.file, "The CSV export")->required();
     import_cmd->add_option("-o,--output", table_import.out, "Write the table JSON here (default: standard output)");
     import_cmd->add_option("--calls", table_import.calls, "How many timed calls the export profiled")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number(false, "3"))
         ->default_str("1");
 
     forge::cli::ReportOptions report;
@@ -111,9 +127,9 @@ int main(int argc, char** argv) {
     auto* resource_cmd = app.add_subcommand("resource-spec", "Write a CTest resource spec listing this machine's GPUs");
     resource_cmd->add_option("-o,--output", resource_spec.out, "Write the spec here (default: standard output)");
     resource_cmd->add_option("--gpus", resource_spec.gpus, "GPU count (default: the GPUs visible here)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(positive_number(true, "1"));
     resource_cmd->add_option("--slots", resource_spec.slots, "Benches that may share one GPU at a time")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number(false, "2"))
         ->default_str("1");
 
     try {
