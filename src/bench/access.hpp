@@ -52,6 +52,9 @@ struct Access {
         return PrepIo(workload, inputs, std::move(allocate), stream);
     }
     [[nodiscard]] static Tensors& produced(PrepIo& io) noexcept { return io.produced_; }
+    [[nodiscard]] static const std::vector<std::string>& inputs_read(const PrepIo& io) noexcept {
+        return io.inputs_read_;
+    }
 };
 
 }  // namespace forge::bench::detail

@@ -1,5 +1,7 @@
 #include "forge/bench/bench.hpp"
 
+#include <algorithm>
+
 #if __has_include(<cxxabi.h>)
 #include <cxxabi.h>
 #endif
@@ -82,7 +84,12 @@ void* Io::state_of(const std::type_info& asked) const {
 }
 
 const Tensor& PrepIo::in(std::string_view name) const {
-    if (const Tensor* tensor = inputs_->find(name)) return *tensor;
+    if (const Tensor* tensor = inputs_->find(name)) {
+        if (std::find(inputs_read_.begin(), inputs_read_.end(), name) == inputs_read_.end()) {
+            inputs_read_.emplace_back(name);
+        }
+        return *tensor;
+    }
     std::string made;
     for (const Tensor& tensor : *inputs_) made += (made.empty() ? "" : ", ") + tensor.name();
     throw BenchError("the prep step asked for input '" + std::string(name) + "', which the bench's inputs() did not "

@@ -118,6 +118,36 @@ BOOST_AUTO_TEST_CASE(a_declared_input_a_side_never_reads_is_noticed_once) {
                        {unread, "no io.in(\"s\")", "take it off [reference].inputs"}));
 }
 
+// An input the bench makes that no side declares and no prep step reads reaches
+// no call (a name misspelt in bench.cpp or window.toml): noticed once per run.
+BOOST_AUTO_TEST_CASE(an_input_no_side_declares_and_no_prep_step_reads_is_noticed_once) {
+    const auto with_bias = [](bool prep_reads_it) {
+        fb::Bench bench = add_bench(add, prep_reads_it);
+        bench.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
+            rng.normal(in.add("a", {w["n"]}, fb::DType::fp32));
+            rng.normal(in.add("b", {w["n"]}, fb::DType::fp32));
+            rng.normal(in.add("bias", {w["n"]}, fb::DType::fp32));
+        });
+        if (prep_reads_it) {
+            bench.prep([](fb::PrepIo& io) {
+                const fb::Tensor& bias = io.in("bias");
+                fb::Tensor& s = io.out("s", bias.shape(), bias.dtype());
+                std::memcpy(s.raw(), bias.raw(), bias.bytes());
+            });
+        }
+        return quick_run(bench, add_contract(prep_reads_it ? 256 : 0));
+    };
+    const fb::RunResult unread = with_bias(false);
+    BOOST_TEST(unread.exit_code == forge::exit_code::ok);
+    std::size_t said = 0;
+    for (const std::string& notice : unread.notices) {
+        said += notice.find("made 'bias', which neither side's inputs in window.toml declare") != std::string::npos;
+    }
+    BOOST_TEST(said == 1u);
+    const fb::RunResult prepared = with_bias(true);
+    BOOST_TEST(!any_has(prepared.notices, {"made 'bias'"}));
+}
+
 BOOST_AUTO_TEST_CASE(a_call_that_changes_its_input_is_named_not_called_cached) {
     // Computes in its input (llm.c's kernels take non-const pointers): a later
     // call on the same load would read the changed values.

@@ -156,6 +156,7 @@ private:
 
     const Workload* workload_;
     const Tensors* inputs_;
+    mutable std::vector<std::string> inputs_read_;  // the names in() handed out
     Allocate allocate_;
     Stream stream_;
     Tensors produced_;

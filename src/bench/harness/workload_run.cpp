@@ -182,6 +182,7 @@ private:
                      "' (the guard bytes around it changed)");
             }
         }
+        if (v == 0) prep_read_ = detail::Access::inputs_read(io);
         PrepRecord prep;
         prep.ms = ms;
         for (Tensor& produced : detail::Access::produced(io)) {
@@ -241,6 +242,29 @@ private:
             }
         }
         for (SideState& state : sides_) use_layout(state, 0);
+        notice_inputs_nobody_receives();
+    }
+
+    // An input the bench makes that neither side declares and no prep step reads
+    // reaches no call: most often a name misspelt on one side of the bench/window.toml pair.
+    void notice_inputs_nobody_receives() {
+        for (const std::string& name : made_names_) {
+            if (contains(prep_read_, name)) continue;
+            if (std::any_of(sides.begin(), sides.end(),
+                            [&](Side s) { return contains(declared_inputs(contract_, s), name); })) {
+                continue;
+            }
+            const std::string text = "the bench's inputs() made '" + name +
+                                     "', which neither side's inputs in window.toml declare" +
+                                     (bench_.prep_step() ? " and the prep step does not read" : "") +
+                                     ": no call receives it; declare it in [reference].inputs or [student].inputs, "
+                                     "or stop making it";
+            // Once per run: every workload makes it alike.
+            if (std::none_of(record_.notices.begin(), record_.notices.end(),
+                             [&](const std::string& earlier) { return earlier.ends_with(text); })) {
+                notice(text);
+            }
+        }
     }
 
     // Each side's setup (Bench::setup), after the runtime chose the device and
@@ -861,6 +885,7 @@ private:
     std::array<std::map<std::string, std::uint64_t>, input_variants> prep_checksums_;
     std::vector<std::string> made_names_;
     std::vector<std::string> prep_names_;
+    std::vector<std::string> prep_read_;  // the made inputs the prep step read (variant 0)
     std::set<std::string> mutated_;
     const SchedulerWatch scheduler_;  // the timing thread's: this object lives and runs on it
 };
