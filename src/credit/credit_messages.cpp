@@ -77,7 +77,8 @@ std::string unmatched_message(const WindowContract& contract, Side side, std::sp
            " call: " + listed(names) + ". ";
     if (rows == TableRows::regions) {
         out += "Fix the regex in window.toml to name the region the " + std::string(to_string(side)) +
-               " marks around this work (forge::bench::region), or mark one around it in its code";
+               " marks around this work (forge::bench::region in C++, forge_region_begin/forge_region_end in C), "
+               "or mark one around it in its code";
     } else {
         out += "Fix the regex in window.toml to name the " + std::string(to_string(side)) +
                "'s launches doing this work (fused into another kernel? price that kernel, or class the entry "
