@@ -4,9 +4,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
+#include <string>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include <toml++/toml.h>
 
@@ -448,6 +451,31 @@ std::filesystem::path contract_file(const std::filesystem::path& file_or_dir) {
     return std::filesystem::is_directory(file_or_dir, error) ? file_or_dir / window_filename : file_or_dir;
 }
 
+namespace {
+
+// The cards up to two levels below `dir` (a project's or repository's root given
+// for a card), as the paths to pass instead: ", cards below it: a, b".
+std::string cards_below(const std::filesystem::path& dir) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(dir, error)) return {};
+    std::vector<std::string> cards;
+    std::filesystem::recursive_directory_iterator it(
+        dir, std::filesystem::directory_options::skip_permission_denied, error);
+    for (; !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
+        if (it.depth() >= 1) it.disable_recursion_pending();
+        if (it->is_directory(error) && std::filesystem::exists(it->path() / window_filename, error)) {
+            cards.push_back(it->path().lexically_normal().string());
+        }
+    }
+    if (cards.empty()) return {};
+    std::sort(cards.begin(), cards.end());
+    std::string out = "; cards below it: ";
+    for (std::size_t i = 0; i < cards.size() && i < 8; ++i) out += (i == 0 ? "" : " ") + cards[i];
+    return out + (cards.size() > 8 ? " ..." : "") + " (pass those)";
+}
+
+}  // namespace
+
 ParsedContract load_window_contract(const std::filesystem::path& file_or_dir) {
     const std::filesystem::path file = contract_file(file_or_dir);
     const std::string label = file.string();
@@ -459,7 +487,8 @@ ParsedContract load_window_contract(const std::filesystem::path& file_or_dir) {
             out.findings.push_back({"contract-absent", Severity::error, std::nullopt,
                                     label + " does not exist: every operator declares its reference's and its "
                                             "student's timed-call boundaries there; scaffold the card with "
-                                            "forge_add_operator(<name>), or copy templates/window.toml and fill it in",
+                                            "forge_add_operator(<name>), or copy templates/window.toml and fill it in" +
+                                            cards_below(file_or_dir),
                                     std::nullopt});
         } else {
             out.findings.push_back(malformed(label + " cannot be read: " + std::strerror(errno) + "; make it readable"));
