@@ -29,18 +29,24 @@ TextTable side_by_side(const WorkloadReading& workload, const std::optional<Cred
                        std::string_view row_word) {
     const std::size_t width = medium == Medium::terminal ? terminal_name_width : 0;
     TextTable table({{"reference " + std::string(row_word), Align::left, width},
-                     {"launches", Align::right},
-                     {"time us", Align::right},
+                     {"launches/call", Align::right},
+                     {"us/call", Align::right},
                      {"share", Align::right},
                      {"student " + std::string(row_word), Align::left, width},
-                     {"launches", Align::right},
-                     {"time us", Align::right},
+                     {"launches/call", Align::right},
+                     {"us/call", Align::right},
                      {"share", Align::right}});
     const auto rows_of = [](const SideReading& side) {
         return side.kernels ? side.kernels->kernels : std::vector<KernelRow>{};
     };
+    // A table sums its profiled calls (profiler.calls) as a profiler's digest
+    // does; shown per call, as the coverage and the timed readings beside it are.
+    const auto calls_of = [](const SideReading& side) {
+        return side.profiler && side.profiler->calls > 0 ? static_cast<double>(side.profiler->calls) : 1.0;
+    };
     const std::vector<KernelRow> reference = rows_of(workload.reference);
     const std::vector<KernelRow> student = rows_of(workload.student);
+    const double calls[] = {calls_of(workload.reference), calls_of(workload.student)};
     for (std::size_t i = 0; i < std::max(reference.size(), student.size()); ++i) {
         std::vector<std::string> cells;
         std::vector<Emphasis> emphasis;
@@ -55,8 +61,10 @@ TextTable side_by_side(const WorkloadReading& workload, const std::optional<Cred
             // In Markdown a name goes in a code span: `<...>` would read as an HTML tag.
             const std::string label = medium == Medium::markdown ? "`" + row.name + "`" : row.name;
             cells.push_back(std::string{priced ? priced_marker : "  "} + label);
-            cells.push_back(std::to_string(row.launches));
-            cells.push_back(fixed(row.time_ns / 1e3, 2));
+            const double side_calls = calls[side == Side::reference ? 0 : 1];
+            const double launches = static_cast<double>(row.launches) / side_calls;
+            cells.push_back(fixed(launches, launches == std::floor(launches) ? 0 : 1));
+            cells.push_back(fixed(row.time_ns / 1e3 / side_calls, 2));
             cells.push_back(fixed(row.pct, 1) + "%");
             emphasis.insert(emphasis.end(), 4, priced ? Emphasis::priced : Emphasis::none);
         }
