@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -197,6 +198,17 @@ BOOST_AUTO_TEST_CASE(a_tensor_read_as_another_dtype_names_the_side_and_the_workl
                                      add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_has(result.problems, {"workload 'w0': the student's call: tensor 'a' holds fp32 but was read as"}));
+}
+
+// A side's own exception (a .at() out of range in its code) fails the run
+// naming the workload and the side, as the harness's refusals do.
+BOOST_AUTO_TEST_CASE(a_call_that_throws_fails_the_run_naming_the_side_and_the_workload) {
+    const fb::RunResult result =
+        quick_run(add_bench([](fb::Io&) { throw std::out_of_range("vector::_M_range_check"); }), add_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"workload 'w0': the student's call threw: vector::_M_range_check"}));
+    const fb::RunResult odd = quick_run(add_bench([](fb::Io&) { throw 42; }), add_contract());
+    BOOST_TEST(any_has(odd.problems, {"workload 'w0': the student's call threw something that is not"}));
 }
 
 BOOST_AUTO_TEST_CASE(an_undeclared_input_names_the_side_once) {

@@ -322,7 +322,7 @@ private:
     }
 
     // A call the harness refused (a tensor read as another dtype, an undeclared
-    // name) fails the run naming the workload and the side.
+    // name), or that threw on its own, fails the run naming the workload and the side.
     void call(SideState& state) {
         try {
             bench_.call(state.side)(state.io);
@@ -330,6 +330,10 @@ private:
             fail(e.what());
         } catch (const BenchError& e) {
             fail("the " + side_name(state.side) + "'s call: " + e.what());
+        } catch (const std::exception& e) {
+            fail("the " + side_name(state.side) + "'s call threw: " + e.what());
+        } catch (...) {
+            fail("the " + side_name(state.side) + "'s call threw something that is not a std::exception");
         }
     }
 
