@@ -454,7 +454,7 @@ std::filesystem::path contract_file(const std::filesystem::path& file_or_dir) {
 namespace {
 
 // The cards up to two levels below `dir` (a project's or repository's root given
-// for a card), as the paths to pass instead: ", cards below it: a, b".
+// for a card), as the paths to pass instead: "; cards below it: a b (pass those)".
 std::string cards_below(const std::filesystem::path& dir) {
     std::error_code error;
     if (!std::filesystem::is_directory(dir, error)) return {};

@@ -82,7 +82,7 @@ public:
         }
         // An object none of whose keys an eval.json writes is another file: the
         // run history beside it, say, would read as a bench that measured nothing.
-        constexpr std::array eval_keys{"schema_version", "operator", "backend",    "contract",
+        constexpr std::array eval_keys{"schema_version", "operator",    "backend",    "contract",
                                        "skipped",        "correctness", "performance"};
         if (std::none_of(eval_keys.begin(), eval_keys.end(), [&](const char* key) { return root.contains(key); })) {
             fail(top, std::string("holds none of eval.json's keys (schema_version, operator, correctness, "
