@@ -309,18 +309,19 @@ namespace {
 
 // c = (a + b) * scale, stored as the workload's output dtype: fp16 where its
 // parameter "half" is 1, else fp32.
-template <float Scale>
-void add_as_declared(fb::Io& io) {
-    const auto a = io.in("a").span<const float>();
-    const auto b = io.in("b").span<const float>();
-    fb::Tensor& c = io.out("c");
-    if (c.dtype() == fb::DType::fp16) {
-        auto out = c.span<fb::float16>();
-        for (std::size_t i = 0; i < out.size(); ++i) out[i] = fb::to_float16((a[i] + b[i]) * Scale);
-    } else {
-        auto out = c.span<float>();
-        for (std::size_t i = 0; i < out.size(); ++i) out[i] = (a[i] + b[i]) * Scale;
-    }
+fb::Call add_as_declared(float scale) {
+    return [scale](fb::Io& io) {
+        const auto a = io.in("a").span<const float>();
+        const auto b = io.in("b").span<const float>();
+        fb::Tensor& c = io.out("c");
+        if (c.dtype() == fb::DType::fp16) {
+            auto out = c.span<fb::float16>();
+            for (std::size_t i = 0; i < out.size(); ++i) out[i] = fb::to_float16((a[i] + b[i]) * scale);
+        } else {
+            auto out = c.span<float>();
+            for (std::size_t i = 0; i < out.size(); ++i) out[i] = (a[i] + b[i]) * scale;
+        }
+    };
 }
 
 }  // namespace
@@ -340,8 +341,8 @@ BOOST_AUTO_TEST_CASE(each_workload_holds_an_output_to_its_own_dtypes_tolerance) 
     bench.outputs([](const fb::Workload& w) {
         return std::vector<fb::TensorSpec>{{"c", {w["n"]}, w["half"] == 1 ? fb::DType::fp16 : fb::DType::fp32}};
     });
-    bench.reference(add_as_declared<1.0F>);
-    bench.student(add_as_declared<1.0005F>);
+    bench.reference(add_as_declared(1.0F));
+    bench.student(add_as_declared(1.0005F));
     const fb::RunResult result = quick_run(bench, add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_problem_has(result, {"workload 'single'", "output 'c' differs"}));
