@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <condition_variable>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -280,6 +281,31 @@ BOOST_AUTO_TEST_CASE(a_read_past_the_end_of_an_input_declared_short_fails_the_ru
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
     BOOST_TEST(any_has(result.problems, {"workload 'w0'", "output 'c'", "8 of them NaN or infinite",
                                          "read past the end"}));
+}
+
+// The same with an integer input (an index list declared 8 short): the guard
+// bytes read as integers differ between the two sides' copies, so the outputs
+// differ (one pattern for every guard had both sides agree, and the run passed).
+BOOST_AUTO_TEST_CASE(a_read_past_the_end_of_an_integer_input_declared_short_fails_the_run) {
+    const auto gather_unchecked = [](fb::Io& io) {
+        const float* a = io.in("a").data<float>();
+        const std::int32_t* index = io.in("b").data<std::int32_t>();
+        auto c = io.out("c").span<float>();
+        for (std::size_t i = 0; i < c.size(); ++i) c[i] = a[i] + static_cast<float>(index[i] % 1000);
+    };
+    fb::Bench bench{fb::Backend::host};
+    for (int i = 0; i < 3; ++i) bench.workload("w" + std::to_string(i), {{"n", 256}}, 30 + i);
+    bench.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
+        rng.normal(in.add("a", {w["n"]}, fb::DType::fp32));
+        auto index = in.add("b", {w["n"] - 8}, fb::DType::i32).span<std::int32_t>();
+        for (std::size_t i = 0; i < index.size(); ++i) index[i] = static_cast<std::int32_t>(i);
+    });
+    bench.outputs([](const fb::Workload& w) { return std::vector<fb::TensorSpec>{{"c", {w["n"]}, fb::DType::fp32}}; });
+    bench.reference(gather_unchecked);
+    bench.student(gather_unchecked);
+    const fb::RunResult result = quick_run(bench, add_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"workload 'w0'", "output 'c' differs"}));
 }
 
 BOOST_AUTO_TEST_CASE(a_write_before_the_start_of_an_input_copy_fails_the_run) {

@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "compare.hpp"
 #include "forge/bench/dtype.hpp"
@@ -180,11 +182,39 @@ double element_at(const fb::Tensor& tensor, std::ptrdiff_t index) {
 // of both sides agreeing on the same garbage; the guards still hold their pattern.
 BOOST_AUTO_TEST_CASE(guard_bytes_read_as_nan_in_every_float_dtype) {
     for (const fb::DType dtype : {fb::DType::fp16, fb::DType::bf16, fb::DType::fp32, fb::DType::fp64}) {
-        const fb::Tensor tensor = fb::allocate_guarded(fb::TensorSpec{"x", {5}, dtype});
-        for (const std::ptrdiff_t index : {std::ptrdiff_t{-3}, std::ptrdiff_t{-1}, std::ptrdiff_t{5},
-                                           std::ptrdiff_t{6}, std::ptrdiff_t{13}}) {
-            BOOST_TEST(std::isnan(element_at(tensor, index)), fb::to_string(dtype) << " element " << index);
+        for (int variant = 0; variant < 16; ++variant) {  // sixteen allocations take each variant once
+            const fb::Tensor tensor = fb::allocate_guarded(fb::TensorSpec{"x", {5}, dtype});
+            for (const std::ptrdiff_t index : {std::ptrdiff_t{-3}, std::ptrdiff_t{-1}, std::ptrdiff_t{5},
+                                               std::ptrdiff_t{6}, std::ptrdiff_t{13}}) {
+                BOOST_TEST(std::isnan(element_at(tensor, index)), fb::to_string(dtype) << " element " << index);
+            }
+            BOOST_TEST(!fb::damaged_guard(tensor).has_value());
         }
+    }
+}
+
+// Integers read past the end of one side's copy of a tensor and of the other's
+// differ, so two sides that read them do not agree on the same garbage; each
+// allocation's guards still read back as intact, and a changed byte is seen.
+BOOST_AUTO_TEST_CASE(consecutive_allocations_guards_read_as_different_integers) {
+    std::vector<fb::Tensor> tensors;
+    for (int i = 0; i < 16; ++i) tensors.push_back(fb::allocate_guarded(fb::TensorSpec{"i", {3}, fb::DType::i32}));
+    std::set<std::int32_t> past_the_end;
+    for (const fb::Tensor& tensor : tensors) {
+        std::int32_t value = 0;
+        std::memcpy(&value, tensor.raw() + tensor.bytes(), sizeof value);
+        past_the_end.insert(value);
+        BOOST_TEST(!fb::damaged_guard(tensor).has_value());
+    }
+    BOOST_TEST(past_the_end.size() == tensors.size());
+
+    for (const std::ptrdiff_t offset : {std::ptrdiff_t{-256}, std::ptrdiff_t{-255}, std::ptrdiff_t{12}}) {
+        fb::Tensor& tensor = tensors[static_cast<std::size_t>(offset + 256) % tensors.size()];
+        std::byte& byte = tensor.raw()[offset];
+        const std::byte kept = byte;
+        byte ^= std::byte{0x80};  // the byte that says the variant's sign bit, or a data neighbour's
+        BOOST_TEST(fb::damaged_guard(tensor).has_value(), "byte " << offset);
+        byte = kept;
         BOOST_TEST(!fb::damaged_guard(tensor).has_value());
     }
 }

@@ -160,9 +160,10 @@ public:
         Tensor tensor(spec, Place::device, base + guard_bytes, &release_guarded_device);
         check(cudaMemset(tensor.raw(), 0, layout.data_bytes), "zeroing tensor '" + spec.name + "'");
         std::vector<std::byte> guard(std::max(guard_bytes, layout.trailing_bytes()));
-        write_guard_pattern({guard.data(), guard_bytes}, 0);
+        const GuardPattern pattern = GuardPattern::next();
+        pattern.write({guard.data(), guard_bytes}, 0);
         check(cudaMemcpy(base, guard.data(), guard_bytes, cudaMemcpyHostToDevice), "guarding '" + spec.name + "'");
-        write_guard_pattern({guard.data(), layout.trailing_bytes()}, layout.trailing_offset);
+        pattern.write({guard.data(), layout.trailing_bytes()}, layout.trailing_offset);
         check(cudaMemcpy(base + layout.trailing_offset, guard.data(), layout.trailing_bytes(), cudaMemcpyHostToDevice),
               "guarding '" + spec.name + "'");
         return tensor;
@@ -175,10 +176,11 @@ public:
         std::vector<std::byte> guard(std::max(guard_bytes, layout.trailing_bytes()));
         check(cudaMemcpy(guard.data(), base, guard_bytes, cudaMemcpyDeviceToHost),
               "reading the guards of '" + tensor.name() + "'");
-        if (!holds_guard_pattern({guard.data(), guard_bytes}, 0)) return "before the start of";
+        const GuardPattern pattern = GuardPattern::of_leading_guard({guard.data(), guard_bytes});
+        if (!pattern.holds({guard.data(), guard_bytes}, 0)) return "before the start of";
         check(cudaMemcpy(guard.data(), base + layout.trailing_offset, layout.trailing_bytes(), cudaMemcpyDeviceToHost),
               "reading the guards of '" + tensor.name() + "'");
-        if (!holds_guard_pattern({guard.data(), layout.trailing_bytes()}, layout.trailing_offset)) {
+        if (!pattern.holds({guard.data(), layout.trailing_bytes()}, layout.trailing_offset)) {
             return "past the end of";
         }
         return std::nullopt;

@@ -2,23 +2,13 @@
 
 #include "host_memory.hpp"
 
+#include <atomic>
+
 namespace forge::bench {
 
 namespace {
 
 constexpr std::size_t host_alignment = 64;
-
-// NaN when read as any float dtype, so a side that reads past an input's end (a
-// shape declared short) computes NaN and fails the comparison, rather than both
-// sides reading the same finite garbage and agreeing: every odd byte 0xFF (the
-// high byte of each little-endian element: all-ones exponent, with the next
-// byte's top bits for fp32, bf16 and fp64), every even byte 0xF0-0xFE, varying
-// with the offset so that a stray write of one value is still seen. Never all
-// 0xFF, so a NaN computed from it is not taken for the unwritten-output poison.
-std::byte pattern(std::size_t offset) noexcept {
-    if (offset % 2 == 1) return std::byte{0xFF};
-    return static_cast<std::byte>(0xF0U | (offset * 31U >> 1 & 0x0EU));
-}
 
 void release_guarded(std::byte* data) { release_host_block(data - guard_bytes); }
 
@@ -28,13 +18,36 @@ GuardLayout::GuardLayout(std::size_t data) noexcept
     : data_bytes(data), trailing_offset(guard_bytes + data),
       total_bytes(guard_bytes + (data + guard_bytes + host_alignment - 1) / host_alignment * host_alignment) {}
 
-void write_guard_pattern(std::span<std::byte> guard, std::size_t offset) noexcept {
-    for (std::size_t i = 0; i < guard.size(); ++i) guard[i] = pattern(offset + i);
+GuardPattern GuardPattern::next() noexcept {
+    static std::atomic<unsigned> allocations{0};
+    return GuardPattern(allocations.fetch_add(1, std::memory_order_relaxed));
 }
 
-bool holds_guard_pattern(std::span<const std::byte> guard, std::size_t offset) noexcept {
+GuardPattern GuardPattern::of_leading_guard(std::span<const std::byte> leading) noexcept {
+    if (leading.size() < 2) return GuardPattern(0);
+    const auto low = (std::to_integer<unsigned>(leading[0]) >> 1) & 0x07U;
+    const auto high = (std::to_integer<unsigned>(leading[1]) & 0x80U) == 0 ? 0U : 0x08U;
+    return GuardPattern(high | low);
+}
+
+// Every even byte 0xF0-0xFE and every odd byte 0x7F or 0xFF: little-endian, each
+// element's high byte then holds an all-ones exponent, with the next byte's top
+// bit for fp32, bf16 and fp64, and a nonzero mantissa: NaN, in any dtype and at
+// any offset. Never all 0xFF, so a NaN computed from it is not taken for the
+// unwritten-output poison. The variant adds to the even bytes' varying bits and
+// picks the odd bytes' sign bit; at offset 0 and 1 it reads back as itself.
+std::byte GuardPattern::at(std::size_t offset) const noexcept {
+    if (offset % 2 == 1) return (variant_ & 0x08U) == 0 ? std::byte{0x7F} : std::byte{0xFF};
+    return static_cast<std::byte>(0xF0U | ((((offset * 31U) >> 1) + 2U * variant_) & 0x0EU));
+}
+
+void GuardPattern::write(std::span<std::byte> guard, std::size_t offset) const noexcept {
+    for (std::size_t i = 0; i < guard.size(); ++i) guard[i] = at(offset + i);
+}
+
+bool GuardPattern::holds(std::span<const std::byte> guard, std::size_t offset) const noexcept {
     for (std::size_t i = 0; i < guard.size(); ++i) {
-        if (guard[i] != pattern(offset + i)) return false;
+        if (guard[i] != at(offset + i)) return false;
     }
     return true;
 }
@@ -42,16 +55,18 @@ bool holds_guard_pattern(std::span<const std::byte> guard, std::size_t offset) n
 Tensor allocate_guarded(const TensorSpec& spec) {
     const GuardLayout layout(byte_size(spec));
     std::byte* base = allocate_host_block(layout.total_bytes);  // zero-filled
-    write_guard_pattern({base, guard_bytes}, 0);
-    write_guard_pattern({base + layout.trailing_offset, layout.trailing_bytes()}, layout.trailing_offset);
+    const GuardPattern pattern = GuardPattern::next();
+    pattern.write({base, guard_bytes}, 0);
+    pattern.write({base + layout.trailing_offset, layout.trailing_bytes()}, layout.trailing_offset);
     return Tensor(spec, Place::host, base + guard_bytes, &release_guarded);
 }
 
 std::optional<std::string_view> damaged_guard(const Tensor& tensor) {
     const GuardLayout layout(tensor.bytes());
     const std::byte* base = tensor.raw() - guard_bytes;
-    if (!holds_guard_pattern({base, guard_bytes}, 0)) return "before the start of";
-    if (!holds_guard_pattern({base + layout.trailing_offset, layout.trailing_bytes()}, layout.trailing_offset)) {
+    const GuardPattern pattern = GuardPattern::of_leading_guard({base, guard_bytes});
+    if (!pattern.holds({base, guard_bytes}, 0)) return "before the start of";
+    if (!pattern.holds({base + layout.trailing_offset, layout.trailing_bytes()}, layout.trailing_offset)) {
         return "past the end of";
     }
     return std::nullopt;

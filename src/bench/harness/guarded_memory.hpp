@@ -31,11 +31,30 @@ struct GuardLayout {
     [[nodiscard]] std::size_t trailing_bytes() const noexcept { return total_bytes - trailing_offset; }
 };
 
-// The pattern of the guard bytes that start at `offset` in an allocation. It
-// varies with the position, so a call that writes one constant over a guard
-// cannot leave it looking intact.
-void write_guard_pattern(std::span<std::byte> guard, std::size_t offset) noexcept;
-[[nodiscard]] bool holds_guard_pattern(std::span<const std::byte> guard, std::size_t offset) noexcept;
+// The pattern of one allocation's guard bytes. It varies with the position, so a
+// call that writes one constant over a guard cannot leave it looking intact; it
+// reads as NaN in every float dtype, so a side that reads past an input's end (a
+// shape declared short) fails the comparison. Each allocation takes the next of 16
+// variants, so one side's copy of a tensor and the other side's differ: sides that
+// read integers past an end read different values and disagree, where one pattern
+// had them agree on the same garbage. The first two bytes of a leading guard say
+// its variant, so a checker needs nothing but the memory.
+class GuardPattern {
+public:
+    [[nodiscard]] static GuardPattern next() noexcept;  // for a new allocation
+    // The variant a leading guard was written with (an empty span reads as variant 0).
+    [[nodiscard]] static GuardPattern of_leading_guard(std::span<const std::byte> leading) noexcept;
+
+    // The guard bytes that start at `offset` in the allocation.
+    void write(std::span<std::byte> guard, std::size_t offset) const noexcept;
+    [[nodiscard]] bool holds(std::span<const std::byte> guard, std::size_t offset) const noexcept;
+
+private:
+    explicit GuardPattern(unsigned variant) noexcept : variant_(variant % 16U) {}
+    [[nodiscard]] std::byte at(std::size_t offset) const noexcept;
+
+    unsigned variant_;
+};
 
 // A zero-filled host tensor between two guards, its data 64-byte aligned.
 [[nodiscard]] Tensor allocate_guarded(const TensorSpec& spec);
