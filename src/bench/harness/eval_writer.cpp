@@ -238,7 +238,7 @@ nlohmann::json run_throughput_json(const RunRecord& record) {
         std::vector<std::optional<double>> fraction;
         for (const WorkloadRecord& w : record.workloads) {
             if (!w.work) return nullptr;
-            const SideRecord& reading = side == Side::reference ? w.reference : w.student;
+            const SideRecord& reading = w.side(side);
             const SideThroughput t = throughput(*w.work, reading.samples.median, record.peak_dram_gbps);
             gflops.push_back(t.gflops);
             gbps.push_back(t.gbps);

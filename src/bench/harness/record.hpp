@@ -54,7 +54,7 @@ struct SideRecord {
     double pipelined_ms = 0.0;         // back-to-back calls / N
     int pipelined_calls = 0;           // N
     KernelTable kernels;               // median per call over the profiled calls
-    // A timed sample ran other kernels than the profiled call (see workload_run.cpp);
+    // A timed sample ran other kernels than the profiled call (see workload_profile.cpp);
     // nullopt when the backend could not see the samples' kernels.
     std::optional<bool> kernel_set_changed;
 };
@@ -102,6 +102,9 @@ struct Round {
 };
 
 struct WorkloadRecord {
+    [[nodiscard]] SideRecord& side(Side s) { return s == Side::reference ? reference : student; }
+    [[nodiscard]] const SideRecord& side(Side s) const { return s == Side::reference ? reference : student; }
+
     const Workload* workload = nullptr;
     std::optional<PrepRecord> prep;    // only when the bench has a prep step
     SideRecord reference;

@@ -1,0 +1,41 @@
+// What the harness checks of a side's calls: the untimed calls' outputs against
+// the other side's (the correctness verdict) and against the poison left in
+// them, and every checked call's outputs against the side's own untimed call,
+// its guards, its prep tensors and inputs kept read-only, its C regions paired.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "workload_context.hpp"
+
+namespace forge::bench {
+
+// A checked call, as its problem names it: `before` number `after`
+// ("timed call (eval.json rounds[12])").
+struct CheckedCall {
+    std::string_view before;
+    std::size_t number = 0;
+    std::string_view after;
+
+    [[nodiscard]] std::string text() const { return std::string(before) + std::to_string(number) + std::string(after); }
+};
+
+// One untimed call per side on input variant v, its outputs poisoned first; the
+// outputs both sides produce are compared (record.outputs), and each side's kept
+// to check its timed calls against.
+void check_untimed_calls(WorkloadContext& context, int variant);
+
+// A call that wrote outside its own tensors (HOST: the poisoned guards around
+// each one changed) fails the run: the bytes it hit may be anyone's.
+void check_guards(const WorkloadContext& context, const SideState& state);
+
+// A timed, pipelined or profiled call's outputs against the side's own untimed
+// call on the same inputs, then its guards and prep tensors. `calls` > 1: the
+// calls ran back to back on one load, so accumulating outputs hold that many
+// contributions and are not compared.
+void check_timed_outputs(WorkloadContext& context, SideState& state, int variant, const CheckedCall& which,
+                         int calls = 1);
+
+}  // namespace forge::bench

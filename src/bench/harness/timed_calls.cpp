@@ -1,0 +1,228 @@
+#include "timed_calls.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "forge/stats/summary.hpp"
+
+#include "access.hpp"
+#include "call_checks.hpp"
+#include "device_clocks.hpp"
+#include "drift.hpp"
+#include "kernel_sets.hpp"
+#include "retake.hpp"
+#include "round_notices.hpp"
+#include "round_schedule.hpp"
+#include "timer.hpp"
+
+namespace forge::bench {
+
+namespace {
+
+struct Sample {
+    double ms = 0.0;
+    bool preempted = false;  // the timing thread was descheduled during the call
+    std::optional<double> wait_ms;  // how long another process kept it from its CPU inside the reading, where known
+};
+
+// A reading of `timed` (ms), with whether the scheduler preempted it and,
+// where the reading is the thread's own time, the wait inside it.
+Sample scheduled_reading(const WorkloadContext& context, const std::function<double()>& timed) {
+    const WatchedReading reading = context.scheduler.watch(timed);
+    Sample sample;
+    sample.ms = reading.ms;
+    sample.preempted = reading.preempted();
+    if (context.runtime.reads_thread_time()) sample.wait_ms = reading.foreign_wait_ms();
+    return sample;
+}
+
+// The cache flush evicted the harness's own bookkeeping too (the Io's names and
+// tensor handles, the call object); reading it back keeps those misses out of the
+// window. The call's own code and data stay cold.
+void touch_bookkeeping(const WorkloadContext& context, const SideState& state) {
+    std::uintptr_t sum = 0;
+    for (const auto* bound : {&detail::Access::inputs(state.io), &detail::Access::outputs(state.io)}) {
+        for (const auto& [name, tensor] : *bound) {
+            sum += name.size() + static_cast<unsigned char>(name.empty() ? 0 : name.front());
+            sum += tensor->shape().size() + reinterpret_cast<std::uintptr_t>(tensor->raw());
+        }
+    }
+    const auto* call_bytes = reinterpret_cast<const unsigned char*>(&context.bench.call(state.side));
+    for (std::size_t i = 0; i < sizeof(Call); i += 8) sum += call_bytes[i];
+    [[maybe_unused]] volatile std::uintptr_t sink = sum;
+}
+
+// Whether timed samples' kernels can be compared with the profiled call's, said once per run.
+void notice_unchecked_kernel_sets(WorkloadContext& context) {
+    std::vector<std::string>& notices = context.record.notices;
+    const std::string text =
+        "the kernel sets of timed samples were not checked: " + context.runtime.why_no_launch_log();
+    if (std::find(notices.begin(), notices.end(), text) == notices.end()) notices.push_back(text);
+}
+
+// One timed call of a side on input variant v, from a flushed cache; its
+// outputs, guards and prep tensors checked right after.
+Sample timed_sample(WorkloadContext& context, SideState& state, int v, std::size_t round) {
+    Runtime& runtime = context.runtime;
+    context.load(state, v);
+    runtime.flush_cache();
+    touch_bookkeeping(context, state);
+    std::unique_ptr<LaunchLog> launches = runtime.log_launches();
+    const Sample sample =
+        scheduled_reading(context, [&] { return runtime.time_call([&] { context.call(state); }); });
+    if (launches) {
+        note_kernel_set(state.sample_kernels, launches->names());
+        launches.reset();
+    } else {
+        state.unlogged_samples = true;
+        notice_unchecked_kernel_sets(context);
+    }
+    check_timed_outputs(context, state, v, {"timed call (eval.json rounds[", round, "])"});
+    return sample;
+}
+
+// Untimed calls of both sides in turn, from flushed caches, for at least the
+// warm-up time: page faults, lazy initialisation and frequency ramps land
+// here, on both sides alike, not in the first rounds. On the variant the
+// first round on each layout does not use (RoundSchedule).
+void warm_up(WorkloadContext& context, const StoppingParameters& stopping) {
+    const std::int64_t deadline = now_ns() + static_cast<std::int64_t>(stopping.warmup_s * 1e9);
+    const std::size_t layouts = context.sides[0].layouts.size();
+    // At least two calls per side on every layout, so no layout meets its first call in a round.
+    for (std::size_t calls = 0; calls < 2 * layouts || now_ns() < deadline; ++calls) {
+        for (SideState& state : context.sides) {
+            context.use_layout(state, calls % layouts);
+            context.load(state, RoundSchedule::warm_up_variant);
+            context.runtime.flush_cache();
+            context.call(state);
+            context.runtime.synchronize();
+            check_guards(context, state);
+        }
+    }
+}
+
+}  // namespace
+
+void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping, const WorkloadRecord* continued,
+                    WorkloadRecord& result) {
+    // The run's other readings of the machine: a workload that ran entirely in a
+    // busy stretch is then judged against the quietest the machine was.
+    PrecisionCriterion criterion(stopping, machine_readings(context.record.workloads));
+    ClockWatch clock_watch;
+    const MemoryCalibration memory_calibration;
+    warm_up(context, stopping);
+    double memory_before = memory_calibration.time_ms();
+    result.memory_calibration_before_ms = memory_before;
+    // A retake continues the first measurement: its rounds count with these,
+    // whose layouts (other copies of the tensors) are numbered on from its.
+    std::size_t layout_offset = 0;
+    if (continued != nullptr) {
+        add_rounds(criterion, *continued);
+        result.rounds = continued->rounds;
+        result.memory_calibration_before_ms = continued->memory_calibration_before_ms;
+        for (const Round& round : continued->rounds) layout_offset = std::max(layout_offset, round.layout + 1);
+    }
+    const RoundSchedule schedule(context.sides[0].layouts.size());
+    const std::int64_t start = now_ns();
+    for (std::size_t r = 0;; ++r) {
+        Round round;
+        round.first = RoundSchedule::first(r);
+        round.input_variant = RoundSchedule::variant(r);
+        const std::size_t layout = schedule.layout(r);
+        round.layout = layout_offset + layout;
+        for (SideState& state : context.sides) {
+            if (state.layout != layout) context.use_layout(state, layout);
+        }
+        round.t_s = static_cast<double>(now_ns() - start) * 1e-9;
+        const Side second = round.first == Side::reference ? Side::student : Side::reference;
+        for (Side s : {round.first, second}) {
+            const Sample sample = timed_sample(context, context.side(s), round.input_variant, result.rounds.size());
+            (s == Side::reference ? round.reference_ms : round.student_ms) = sample.ms;
+            (s == Side::reference ? round.reference_wait_ms : round.student_wait_ms) = sample.wait_ms;
+            round.preempted = round.preempted || sample.preempted;
+        }
+        round.clocks = context.runtime.read_clocks();
+        round.throttled = round.clocks && clock_watch.throttled(*round.clocks);
+        round.calibration_ms = time_calibration_ms();
+        round.memory_calibration_ms = memory_calibration.time_ms();
+        result.rounds.push_back(round);
+        // The machine around the round: the slower of the readings before and after it.
+        const double machine_ms = std::max(round.memory_calibration_ms, memory_before);
+        memory_before = round.memory_calibration_ms;
+        criterion.add_round(round.log_ratio(), round.layout, round.reference_ms + round.student_ms,
+                            round.preempted || round.throttled, machine_ms);
+        if (criterion.done(static_cast<double>(now_ns() - start) * 1e-9)) break;
+    }
+    result.ratio = criterion.interval();
+    result.estimated_rounds = criterion.estimated_rounds();
+    result.selection = criterion.selection();
+    const std::vector<bool> used = criterion.selected();
+    for (std::size_t r = 0; r < result.rounds.size(); ++r) result.rounds[r].used = used[r];
+    result.stop = criterion.reason().value_or(StopReason::round_cap);
+    // A retake that pools a first measurement's rounds also pools its wait.
+    result.waited_for_quiet = criterion.waited_for_quiet() || (continued != nullptr && continued->waited_for_quiet);
+    result.rounds_wall_s = static_cast<double>(now_ns() - start) * 1e-9 +
+                           (continued != nullptr ? continued->rounds_wall_s : 0.0);
+    result.measured_s = criterion.measured_s();
+
+    // The ms columns come from the same rounds and readings as the ratio.
+    std::vector<double> reference_ms;
+    std::vector<double> student_ms;
+    std::vector<double> calibration_ms;
+    for (const Round& round : result.rounds) {
+        calibration_ms.push_back(round.calibration_ms);
+        if (!round.used) continue;
+        reference_ms.push_back(round.reference_call_ms());
+        student_ms.push_back(round.student_call_ms());
+    }
+    result.reference.samples = stats::summarize(reference_ms);
+    result.student.samples = stats::summarize(student_ms);
+    result.drift = calibration_drift(calibration_ms);
+    // The run's parameters: a retake's own wait no longer (quiet_wait_s 0), and
+    // the wait its record says it made was its first measurement's.
+    for (const std::string& message : round_notices(result, context.record.stopping, criterion.quiet_rounds())) {
+        context.notice(message);
+    }
+}
+
+// The sides' repeats interleaved in alternating order, like the rounds, so a
+// change of machine state does not land on one side's block only; each batch
+// less its wait for its CPU, as the ms columns.
+void measure_pipelined(WorkloadContext& context, WorkloadRecord& result) {
+    const double target_ms = context.options.quick ? 2.0 : 20.0;
+    const int repeats = context.options.quick ? 1 : 3;
+    std::array<std::vector<double>, 2> per_call_ms;
+    for (const SideState& state : context.sides) {
+        SideRecord& record = result.side(state.side);
+        const double per_call = std::max(record.samples.median, 1e-6);
+        record.pipelined_calls = static_cast<int>(std::clamp(std::round(target_ms / per_call), 2.0, 1000.0));
+    }
+    for (int r = 0; r < repeats; ++r) {
+        const Side first = r % 2 == 0 ? Side::reference : Side::student;
+        for (Side s : {first, first == Side::reference ? Side::student : Side::reference}) {
+            SideState& state = context.side(s);
+            const int calls = result.side(s).pipelined_calls;
+            context.load(state, 0);
+            context.runtime.flush_cache();
+            const Sample batch = scheduled_reading(
+                context, [&] { return context.runtime.time_calls([&] { context.call(state); }, calls); });
+            per_call_ms[WorkloadContext::index_of(s)].push_back((batch.ms - batch.wait_ms.value_or(0.0)) / calls);
+        }
+    }
+    for (SideState& state : context.sides) {
+        SideRecord& record = result.side(state.side);
+        record.pipelined_ms = stats::median(per_call_ms[WorkloadContext::index_of(state.side)]);
+        check_timed_outputs(context, state, 0,
+                            {"pipelined batch of ", static_cast<std::size_t>(record.pipelined_calls), " calls"},
+                            record.pipelined_calls);
+    }
+}
+
+}  // namespace forge::bench

@@ -1,0 +1,108 @@
+// What the steps of one workload's measurement share (workload_tensors,
+// call_checks, paired_rounds, workload_profile; workload_run.cpp runs them in
+// order): the bench and its contract, the runtime, the workload's tensors (its
+// inputs per variant, each side's own copies) and the record its notices and
+// problems go to.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "forge/bench/bench.hpp"
+#include "forge/bench/run.hpp"
+#include "forge/contract/contract.hpp"
+
+#include "declarations.hpp"
+#include "kernel_sets.hpp"
+#include "preemption.hpp"
+#include "record.hpp"
+#include "runtime.hpp"
+
+namespace forge::bench {
+
+// One copy of a side's tensors, at addresses of its own.
+struct Layout {
+    Tensors inputs;   // on the backend
+    Tensors outputs;  // on the backend
+};
+
+// One side's own tensors for a workload, the Io its calls see, and what its
+// calls' checks already reported.
+struct SideState {
+    SideState(Side which, Io side_io) : side(which), io(std::move(side_io)) {}
+
+    [[nodiscard]] Tensors& inputs() { return layouts[layout].inputs; }
+    [[nodiscard]] Tensors& outputs() { return layouts[layout].outputs; }
+    [[nodiscard]] const Tensors& inputs() const { return layouts[layout].inputs; }
+    [[nodiscard]] const Tensors& outputs() const { return layouts[layout].outputs; }
+
+    Side side;
+    std::deque<Layout> layouts;               // the side's copies; the Io sees layouts[layout]
+    std::size_t layout = 0;
+    Io io;
+    std::vector<std::string> prep_inputs;     // the prep tensors among its inputs
+    std::array<Tensors, input_variants> expected;  // host copies of its untimed outputs
+    Tensors host_inputs;                      // download scratch (CUDA)
+    Tensors host_outputs;
+    bool cached_outputs_reported = false;
+    // Its call left output elements unwritten or changed an input: a problem
+    // named once, and the cause of any timed output unlike its untimed one.
+    bool unwritten_outputs = false;
+    bool changed_inputs = false;
+    bool unbalanced_c_regions = false;  // named once
+    std::set<std::string_view> untimed_work_reported;  // late / early work already a problem
+    std::vector<KernelNames> sample_kernels;  // the distinct kernel sets of its timed samples
+    bool unlogged_samples = false;            // samples whose kernels the backend could not see
+};
+
+// Lives and runs on the timing thread (its scheduler watch is that thread's).
+class WorkloadContext {
+public:
+    WorkloadContext(const Bench& bench, const WindowContract& contract, Runtime& runtime, const RunOptions& options,
+                    const Workload& workload, RunRecord& record);
+
+    [[nodiscard]] static std::size_t index_of(Side s) { return s == Side::reference ? 0 : 1; }
+    [[nodiscard]] SideState& side(Side s) { return sides[index_of(s)]; }
+
+    // A refusal that ends the run, a notice, a problem: each names the workload.
+    [[noreturn]] void fail(const std::string& message) const;
+    void notice(const std::string& message);
+    void problem(const std::string& message);
+
+    // `tensor` on the host: itself there, else a copy into `scratch`.
+    const Tensor& to_host(const Tensor& tensor, Tensors& scratch);
+    // Points the side's Io at one of its layouts, in the declared order.
+    void use_layout(SideState& state, std::size_t layout);
+    // A call's inputs, and its accumulating outputs at their start: outside the window.
+    void load(SideState& state, int variant);
+    // The side's call; a refusal (a tensor read as another dtype, an undeclared
+    // name) or its own exception fails the run naming the workload and the side.
+    void call(SideState& state);
+
+    const Bench& bench;
+    const WindowContract& contract;
+    Runtime& runtime;
+    const RunOptions& options;
+    const Workload& workload;
+    RunRecord& record;
+    std::array<SideState, 2> sides;
+    std::map<std::string, TensorSpec> output_specs;
+    std::array<Tensors, input_variants> pools;  // every input and prep tensor, per variant, on the backend
+    Tensors output_starts;                      // accumulating outputs' starting values, on the backend
+    std::array<std::map<std::string, std::uint64_t>, input_variants> prep_checksums;
+    std::vector<std::string> made_names;  // the inputs the bench's inputs() made
+    std::vector<std::string> prep_names;  // the tensors the prep step produced
+    std::vector<std::string> prep_read;   // the made inputs the prep step read (variant 0)
+    std::set<std::string> mutated;        // prep tensors a call changed, reported
+    const SchedulerWatch scheduler;       // the timing thread's
+};
+
+}  // namespace forge::bench

@@ -1,0 +1,136 @@
+#include "workload_profile.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "call_checks.hpp"
+#include "kernel_sets.hpp"
+#include "preemption.hpp"
+#include "profiled_calls.hpp"
+#include "timer.hpp"
+
+namespace forge::bench {
+
+namespace {
+
+// One side's profiled calls so far: those the scheduler left alone (or all,
+// where preempted ones are not retaken), and the preempted ones that make
+// up the number when too few were.
+struct ProfiledSide {
+    std::size_t wanted = 0;
+    bool retakes_preempted = true;  // as the rounds the ms columns come from set them aside
+    std::size_t attempts = 0;  // preempted ones included; at most 4 x wanted
+    std::vector<KernelTable> tables;
+    std::vector<KernelTable> preempted;
+    std::optional<std::set<std::string>> launched;  // the first profiled call's kernels
+
+    [[nodiscard]] KernelTable table() const {
+        std::vector<KernelTable> calls = tables;
+        for (std::size_t i = 0; i < preempted.size() && calls.size() < wanted; ++i) calls.push_back(preempted[i]);
+        return median_per_call(calls);
+    }
+};
+
+// One problem per side and kind of untimed work, from the first profiled call that shows it.
+void check_untimed_work(WorkloadContext& context, SideState& state, const Profile& profile) {
+    for (UntimedWork& work : untimed_work(state.side, profile)) {
+        if (state.untimed_work_reported.insert(work.kind).second) context.problem(work.problem);
+    }
+}
+
+// Calls, the sides alternating which goes first, until each side has its
+// wanted undisturbed ones or has made 4x as many attempts.
+void take_profiled_calls(WorkloadContext& context, std::array<ProfiledSide, 2>& profiled) {
+    for (std::size_t c = 0;; ++c) {
+        bool took = false;
+        for (std::size_t i = 0; i < 2; ++i) {
+            SideState& state = context.sides[c % 2 == 0 ? i : 1 - i];
+            ProfiledSide& p = profiled[WorkloadContext::index_of(state.side)];
+            if (p.tables.size() >= p.wanted || p.attempts >= 4 * p.wanted) continue;
+            took = true;
+            ++p.attempts;
+            // Variants alternate as in the rounds, so no call repeats its previous one's inputs.
+            const int variant = static_cast<int>(p.attempts % input_variants);
+            context.load(state, variant);
+            context.runtime.flush_cache();
+            const SchedulerReading before = context.scheduler.read();
+            const std::int64_t start = now_ns();
+            Profile profile = context.runtime.profile_call(
+                [&] { context.call(state); }, "forge/" + side_name(state.side) + "/" + context.workload.name);
+            const bool was_preempted =
+                preempted(before, context.scheduler.read(), static_cast<double>(now_ns() - start) * 1e-6);
+            check_timed_outputs(context, state, variant, {"profiled call ", p.attempts, ""});
+            check_untimed_work(context, state, profile);
+            // A call the profiler could not read says nothing of the kernel set.
+            if (profile.kernels.profiler && !p.launched) {
+                p.launched = profile.launched;  // the samples are held to the first read call's
+            } else if (profile.kernels.profiler) {
+                // A profiled call unlike the first is a changed kernel set too.
+                note_kernel_set(state.sample_kernels, KernelNames{std::move(profile.launched), true});
+            }
+            (was_preempted && p.retakes_preempted ? p.preempted : p.tables).push_back(std::move(profile.kernels));
+        }
+        if (!took) return;
+    }
+}
+
+// Whether the contract prices work off this side: its credit then depends on
+// its table reconciling with its timed median.
+bool priced_side(const WindowContract& contract, Side s) {
+    const std::vector<const Asymmetry*> priced = contract.priced_entries();
+    return std::any_of(priced.begin(), priced.end(), [s](const Asymmetry* a) { return a->payer() == s; });
+}
+
+}  // namespace
+
+// The table is each kernel's median per call, so one noisy call cannot move a
+// credit. The calls are chosen as the rounds the ms columns come from were:
+// where those left out rounds with a preempted call, a preempted profiled call
+// is retaken (beside a busy neighbour two of three could be preempted, and their
+// median then read 1.3x the timed median); where they kept them all, so do the
+// calls, whose regions leave out their waits as the rounds' readings do (beside
+// a neighbour that never stops, retaking kept only the calls no neighbour
+// evicted, 0.78x the median). A side the contract prices takes more calls while
+// its table does not reconcile with its timed median (ProfiledCallCount).
+void profile_sides(WorkloadContext& context, WorkloadRecord& result) {
+    const ProfiledCallCount count;
+    std::array<ProfiledSide, 2> profiled;
+    for (ProfiledSide& p : profiled) {
+        p.wanted = count.first;
+        p.retakes_preempted = result.selection != RoundSelection::all;
+    }
+    take_profiled_calls(context, profiled);
+    for (;;) {
+        bool more = false;
+        for (const SideState& state : context.sides) {
+            ProfiledSide& p = profiled[WorkloadContext::index_of(state.side)];
+            if (!priced_side(context.contract, state.side) || p.attempts >= 4 * p.wanted) continue;
+            const std::size_t wanted = count.wanted(p.table(), p.wanted, result.side(state.side).samples.median);
+            more = more || wanted > p.wanted;
+            p.wanted = std::max(p.wanted, wanted);
+        }
+        if (!more) break;
+        take_profiled_calls(context, profiled);
+    }
+    for (SideState& state : context.sides) {
+        const ProfiledSide& p = profiled[WorkloadContext::index_of(state.side)];
+        SideRecord& record = result.side(state.side);
+        // A changed kernel set is flagged in eval.json (changed_kernel_set), not failed.
+        if (!state.unlogged_samples && p.launched) {
+            const std::optional<std::string> changed =
+                changed_kernel_set(state.side, state.sample_kernels, *p.launched);
+            if (changed) context.notice(*changed);
+            record.kernel_set_changed = changed.has_value();
+        }
+        record.kernels = p.table();
+    }
+}
+
+}  // namespace forge::bench
