@@ -11,7 +11,6 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
-#include <limits>
 #include <stdexcept>
 #include <thread>
 
@@ -188,13 +187,16 @@ BOOST_AUTO_TEST_CASE(a_regions_time_leaves_out_what_another_process_took_from_it
     // about twice its work; the rows read the work: the profiled table then
     // reconciles with the timed calls, which leave that wait out too.
     if (!system_counts_the_wait()) return;
-    // The quietest of three attempts: a VM's steal time counts as neither work
-    // nor wait, and now and then lands in one (both rows 43 ms of 30 ms work once
-    // in a CI run under ASan); a region that kept the wait reads about 60 ms in all three.
-    Nested quietest;
-    double quietest_ns = std::numeric_limits<double>::infinity();
-    for (int attempt = 0; attempt < 3 && quietest_ns > 42e6; ++attempt) {
-        Nested nested;
+    // The first of up to three attempts that reads the work: a VM's steal time
+    // counts as neither work nor wait, and now and then lands in one (both rows
+    // 43 ms of 30 ms work once in a CI run under ASan), and a preemption just
+    // after a nested region's exit reading is left out of its parent's row with
+    // its wait (outer 25 ms, about one run in 30 under ASan; region.cpp says why
+    // the profile's median over calls outvotes it). A region that kept the wait
+    // reads about 60 ms in all three; one that lost its work, under 29 ms.
+    const auto reads_the_work = [](const forge::KernelRow& row) { return row.time_ns >= 29e6 && row.time_ns <= 42e6; };
+    Nested nested;
+    for (int attempt = 0; attempt < 3; ++attempt) {
         {
             const PinnedHere here;
             BOOST_TEST_REQUIRE(here.pinned());
@@ -205,13 +207,9 @@ BOOST_AUTO_TEST_CASE(a_regions_time_leaves_out_what_another_process_took_from_it
         }
         BOOST_TEST_REQUIRE(nested.wall_ms > 90.0);  // the neighbour took a share of the CPU: a wait to leave out
         BOOST_TEST_REQUIRE(nested.rows.size() == 2u);
-        const double longest_ns = std::max(nested.rows[0].time_ns, nested.rows[1].time_ns);
-        if (longest_ns < quietest_ns) {
-            quietest_ns = longest_ns;
-            quietest = std::move(nested);
-        }
+        if (std::all_of(nested.rows.begin(), nested.rows.end(), reads_the_work)) break;
     }
-    const auto& [rows, wall_ms] = quietest;
+    const auto& [rows, wall_ms] = nested;
     for (const forge::KernelRow& row : rows) {
         BOOST_TEST_CONTEXT(row.name << " read " << row.time_ns * 1e-6 << " ms of 30 ms work in " << wall_ms
                                     << " ms of wall time") {
