@@ -5,11 +5,14 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -978,4 +981,81 @@ BOOST_AUTO_TEST_CASE(a_definition_that_disagrees_with_the_contract_fails_before_
     fails_before_the_device(accumulating, add_contract(), {"Bench::accumulates names 'dx'"});
 
     fails_before_the_device(cuda, add_contract(64), {"symmetrizes 's'", "no prep step"});
+}
+
+namespace {
+
+// The HOST runtime, noting each synchronize in `events`.
+class SynchronizeLog : public fb::Runtime {
+public:
+    SynchronizeLog(std::unique_ptr<fb::Runtime> runtime, std::vector<std::string>& events)
+        : runtime_(std::move(runtime)), events_(events) {}
+
+    void synchronize() override {
+        events_.emplace_back("synchronize");
+        runtime_->synchronize();
+    }
+
+    [[nodiscard]] json device_facts() const override { return runtime_->device_facts(); }
+    [[nodiscard]] fb::Stream stream() const override { return runtime_->stream(); }
+    [[nodiscard]] fb::Tensor allocate(const fb::TensorSpec& spec) override { return runtime_->allocate(spec); }
+    [[nodiscard]] std::optional<std::string_view> damaged_guard(const fb::Tensor& tensor) const override {
+        return runtime_->damaged_guard(tensor);
+    }
+    void copy(const fb::Tensor& from, fb::Tensor& to) override { runtime_->copy(from, to); }
+    void fill_bytes(fb::Tensor& tensor, unsigned char value) override { runtime_->fill_bytes(tensor, value); }
+    void flush_cache() override { runtime_->flush_cache(); }
+    [[nodiscard]] double time_call(const std::function<void()>& call) override { return runtime_->time_call(call); }
+    [[nodiscard]] double time_calls(const std::function<void()>& call, int count) override {
+        return runtime_->time_calls(call, count);
+    }
+    [[nodiscard]] std::unique_ptr<fb::LaunchLog> log_launches() override { return runtime_->log_launches(); }
+    [[nodiscard]] fb::Profile profile_call(const std::function<void()>& call, const std::string& label) override {
+        return runtime_->profile_call(call, label);
+    }
+
+private:
+    std::unique_ptr<fb::Runtime> runtime_;
+    std::vector<std::string>& events_;
+};
+
+// A side's state that notes its teardown (its destructor).
+struct NotedState {
+    explicit NotedState(std::vector<std::string>& log) : events(&log) {}
+    NotedState(const NotedState&) = delete;
+    NotedState& operator=(const NotedState&) = delete;
+    ~NotedState() { events->emplace_back("teardown"); }
+    std::vector<std::string>* events;
+};
+
+}  // namespace
+
+// A call that fails the run may leave work on the device: the device finishes
+// it before the sides' states (a library handle, a workspace) are torn down,
+// as after a workload's last call.
+BOOST_AUTO_TEST_CASE(a_failed_call_leaves_the_device_synchronized_before_the_sides_teardown) {
+    std::vector<std::string> events;
+    fb::Bench bench = add_bench();
+    bench.setup(fb::Side::student,
+                [&events](const fb::Workload&, fb::Stream) { return std::make_shared<NotedState>(events); });
+    bench.student([&events](fb::Io& io) {
+        (void)io.state<std::shared_ptr<NotedState>>();
+        events.emplace_back("student call");
+        throw std::runtime_error("a kernel launch failed");
+    });
+    const fb::RunOptions options = quick_options();
+    SynchronizeLog runtime(fb::make_host_runtime(options.host_flush_bytes), events);
+    fb::RunRecord record;
+    record.stopping = fb::StoppingParameters::quick();
+    const auto names_the_failure = [](const fb::BenchError& e) {
+        return std::string(e.what()).find("a kernel launch failed") != std::string::npos;
+    };
+    BOOST_CHECK_EXCEPTION((void)fb::measure_workload(bench, add_contract(), runtime, options, bench.workloads()[0],
+                                                     record, record.stopping),
+                          fb::BenchError, names_the_failure);
+    const auto call = std::find(events.begin(), events.end(), "student call");
+    BOOST_TEST_REQUIRE((call != events.end()));
+    BOOST_TEST(std::vector<std::string>(call, events.end()) ==
+                   (std::vector<std::string>{"student call", "synchronize", "teardown"}),
+               boost::test_tools::per_element());
 }

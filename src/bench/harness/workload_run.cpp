@@ -25,30 +25,63 @@ std::string format_ms(double ms) {
     return out.str();
 }
 
-// Each side's setup (Bench::setup), after the runtime chose the device and
-// before the workload's first call; the device is synchronized after it so
-// none of its work runs into a window.
-void set_up_sides(WorkloadContext& context) {
-    for (SideState& state : context.sides) {
-        const SideSetup& setup = context.bench.side_setup(state.side);
-        if (!setup.make) continue;
-        std::shared_ptr<void> made;
-        try {
-            made = setup.make(context.workload, context.runtime.stream());
-            context.runtime.synchronize();
-        } catch (const std::exception& e) {
-            context.fail("the " + side_name(state.side) + "'s setup failed: " + e.what());
+// Each side's setup (Bench::setup) for the workload's calls, and its teardown
+// on every way out: the device finishes its work, then each side's State is
+// destroyed (its destructor is the side's teardown), before the tensors those
+// calls used are freed.
+class SidesSetUp {
+public:
+    // After the runtime chose the device and before the workload's first call;
+    // the device is synchronized after it so none of its work runs into a window.
+    explicit SidesSetUp(WorkloadContext& context) : context_(context) {
+        for (SideState& state : context_.sides) {
+            const SideSetup& setup = context_.bench.side_setup(state.side);
+            if (!setup.make) continue;
+            std::shared_ptr<void> made;
+            try {
+                made = setup.make(context_.workload, context_.runtime.stream());
+                context_.runtime.synchronize();
+            } catch (const std::exception& e) {
+                tear_down_after_failure();
+                context_.fail("the " + side_name(state.side) + "'s setup failed: " + e.what());
+            }
+            detail::Access::set_state(state.io, std::move(made), *setup.state_type);
         }
-        detail::Access::set_state(state.io, std::move(made), *setup.state_type);
     }
-}
 
-// After the workload's last call: the device finishes its work, then each
-// side's State is destroyed (its destructor is the side's teardown).
-void tear_down_sides(WorkloadContext& context) {
-    context.runtime.synchronize();
-    for (SideState& state : context.sides) detail::Access::drop_state(state.io);
-}
+    SidesSetUp(const SidesSetUp&) = delete;
+    SidesSetUp& operator=(const SidesSetUp&) = delete;
+
+    // A failed call or check left work on the device: it finishes before the
+    // states go, and its own error gives way to the one already on its way.
+    ~SidesSetUp() {
+        if (!torn_down_) tear_down_after_failure();
+    }
+
+    // After the workload's last call; a device error here is the run's.
+    void tear_down() {
+        torn_down_ = true;
+        context_.runtime.synchronize();
+        drop_states();
+    }
+
+private:
+    void tear_down_after_failure() noexcept {
+        torn_down_ = true;
+        try {
+            context_.runtime.synchronize();
+        } catch (...) {  // NOLINT(bugprone-empty-catch): the failure already on its way is the run's
+        }
+        drop_states();
+    }
+
+    void drop_states() noexcept {
+        for (SideState& state : context_.sides) detail::Access::drop_state(state.io);
+    }
+
+    WorkloadContext& context_;
+    bool torn_down_ = false;
+};
 
 void log_workload(const RunOptions& options, const WorkloadRecord& result) {
     if (options.log == nullptr) return;
@@ -73,12 +106,12 @@ WorkloadRecord measure_workload(const Bench& bench, const WindowContract& contra
     WorkloadRecord result;
     result.workload = &workload;
     make_workload_tensors(context, result);
-    set_up_sides(context);
+    SidesSetUp set_up(context);
     for (int v = 0; v < input_variants; ++v) check_untimed_calls(context, v);
     measure_rounds(context, stopping, continued, result);
     measure_pipelined(context, result);
     profile_sides(context, result);
-    tear_down_sides(context);
+    set_up.tear_down();
     log_workload(options, result);
     if (result.prep) result.prep->mutated.assign(context.mutated.begin(), context.mutated.end());
     return result;
