@@ -98,17 +98,14 @@ void check_c_regions_balanced(WorkloadContext& context, SideState& state) {
 // contract says it receives. A notice, once per side and input in the run:
 // a call may have reasons to skip an input in some workload.
 void notice_unread_inputs(WorkloadContext& context, const SideState& state) {
-    std::vector<std::string>& notices = context.record.notices;
     for (const std::string& name : detail::Access::unread_inputs(state.io)) {
         const std::string side = side_name(state.side);
         const std::string unread = "the " + side + "'s call did not read its declared input '" + name + "'";
-        if (std::any_of(notices.begin(), notices.end(),
-                        [&](const std::string& notice) { return notice.starts_with(unread); })) {
-            continue;
-        }
-        notices.push_back(unread + " (no io.in(\"" + name + "\") in its untimed call on workload '" +
-                          context.workload.name + "'): a side handed a tensor that computes it again does "
-                          "work window.toml says it receives; read it, or take it off [" + side + "].inputs");
+        if (context.noticed(unread)) continue;
+        context.record.notices.push_back(unread + " (no io.in(\"" + name + "\") in its untimed call on workload '" +
+                                         context.workload.name + "'): a side handed a tensor that computes it "
+                                         "again does work window.toml says it receives; read it, or take it off [" +
+                                         side + "].inputs");
     }
 }
 

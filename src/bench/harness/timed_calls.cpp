@@ -61,10 +61,9 @@ void touch_bookkeeping(const WorkloadContext& context, const SideState& state) {
 
 // Whether timed samples' kernels can be compared with the profiled call's, said once per run.
 void notice_unchecked_kernel_sets(WorkloadContext& context) {
-    std::vector<std::string>& notices = context.record.notices;
     const std::string text =
         "the kernel sets of timed samples were not checked: " + context.runtime.why_no_launch_log();
-    if (std::find(notices.begin(), notices.end(), text) == notices.end()) notices.push_back(text);
+    if (!context.noticed(text)) context.record.notices.push_back(text);
 }
 
 // One timed call of a side on input variant v, from a flushed cache; its

@@ -1,5 +1,6 @@
 #include "workload_context.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <utility>
 
@@ -22,6 +23,11 @@ void WorkloadContext::notice(const std::string& message) {
 
 void WorkloadContext::problem(const std::string& message) {
     record.problems.push_back("workload '" + workload.name + "': " + message);
+}
+
+bool WorkloadContext::noticed(std::string_view text) const {
+    return std::any_of(record.notices.begin(), record.notices.end(),
+                       [text](const std::string& notice) { return notice.find(text) != std::string::npos; });
 }
 
 const Tensor& WorkloadContext::to_host(const Tensor& tensor, Tensors& scratch) {

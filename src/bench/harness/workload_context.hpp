@@ -76,6 +76,9 @@ public:
     [[noreturn]] void fail(const std::string& message) const;
     void notice(const std::string& message);
     void problem(const std::string& message);
+    // Whether a notice of the run already says `text`: what every workload
+    // would say alike is said once per run.
+    [[nodiscard]] bool noticed(std::string_view text) const;
 
     // `tensor` on the host: itself there, else a copy into `scratch`.
     const Tensor& to_host(const Tensor& tensor, Tensors& scratch);

@@ -106,12 +106,7 @@ void notice_inputs_nobody_receives(WorkloadContext& context) {
                                  (context.bench.prep_step() ? " and the prep step does not read" : "") +
                                  ": no call receives it; declare it in [reference].inputs or [student].inputs, "
                                  "or stop making it";
-        // Once per run: every workload makes it alike.
-        const std::vector<std::string>& notices = context.record.notices;
-        if (std::none_of(notices.begin(), notices.end(),
-                         [&](const std::string& earlier) { return earlier.ends_with(text); })) {
-            context.notice(text);
-        }
+        if (!context.noticed(text)) context.notice(text);
     }
 }
 
