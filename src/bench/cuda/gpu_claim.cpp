@@ -24,8 +24,8 @@ struct GpuClaim::Lock {
 
 namespace {
 
-std::mutex held_mutex;
-std::map<std::filesystem::path, std::weak_ptr<GpuClaim::Lock>> held;
+std::mutex held_locks_mutex;
+std::map<std::filesystem::path, std::weak_ptr<GpuClaim::Lock>> held_locks;
 
 }  // namespace
 
@@ -41,8 +41,8 @@ std::filesystem::path GpuClaim::lock_file(const std::string& gpu, const std::fil
 
 GpuClaim::GpuClaim(const std::string& gpu, const std::filesystem::path& lock_directory, std::ostream& log) {
     const std::filesystem::path path = lock_file(gpu, lock_directory);
-    const std::lock_guard guard(held_mutex);
-    if (std::shared_ptr<Lock> shared = held[path].lock()) {
+    const std::lock_guard guard(held_locks_mutex);
+    if (std::shared_ptr<Lock> shared = held_locks[path].lock()) {
         lock_ = std::move(shared);
         return;
     }
@@ -62,12 +62,12 @@ GpuClaim::GpuClaim(const std::string& gpu, const std::filesystem::path& lock_dir
         }
         if (result != 0) throw BenchError("cannot lock " + path.string() + ": " + std::strerror(errno));
     }
-    held[path] = lock;
+    held_locks[path] = lock;
     lock_ = std::move(lock);
 }
 
 GpuClaim::~GpuClaim() {
-    const std::lock_guard guard(held_mutex);
+    const std::lock_guard guard(held_locks_mutex);
     lock_.reset();
 }
 
