@@ -14,6 +14,7 @@
 #include "forge/bench/bench.hpp"
 #include "forge/bench/run.hpp"
 #include "forge/contract/check.hpp"
+#include "forge/eval/eval.hpp"
 #include "forge/exit_code.hpp"
 #include "forge/io/file.hpp"
 #include "forge/report/findings_view.hpp"
@@ -117,6 +118,30 @@ std::filesystem::path history_path(const Arguments& args) {
     return std::filesystem::path(args.eval).parent_path() / name;
 }
 
+// Why the file --eval names may not be replaced, if it may not: the bench replaces only an
+// eval.json (one a bench wrote) or an empty file, so swapped arguments (`--eval window.toml`)
+// or a typo naming a source file refuse instead of deleting what the user wrote.
+std::optional<std::string> not_replaceable(const std::filesystem::path& eval) {
+    std::error_code error;
+    const std::filesystem::file_status status = std::filesystem::status(eval, error);
+    if (!std::filesystem::exists(status)) return std::nullopt;
+    if (!std::filesystem::is_regular_file(status)) {
+        return "is a directory or another non-file; name the eval.json file the bench writes (such as " +
+               (eval / "eval.json").string() + ")";
+    }
+    std::string text;
+    try {
+        text = read_file(eval);
+    } catch (const FileError& e) {
+        return std::string("cannot be read (") + e.what() + "), so it is not replaced";
+    }
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) return std::nullopt;
+    const nlohmann::json existing = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (holds_eval_keys(existing)) return std::nullopt;
+    return "exists and is not an eval.json a bench wrote; the bench does not overwrite it (is --eval the "
+           "argument you meant? name a new path, or remove the file yourself)";
+}
+
 void print_findings(const ContractCheck& check) {
     for (const Finding& finding : check.findings) std::cerr << format_finding(finding, check.path) << "\n";
 }
@@ -158,6 +183,10 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
         // A previous run's eval.json must not outlive this run: if this one skips or
         // fails before writing, the checks find no eval (and skip) instead of
         // judging stale ratios.
+        if (const std::optional<std::string> refusal = not_replaceable(args->eval)) {
+            std::cerr << "error: --eval " << args->eval << " " << *refusal << "\n";
+            return exit_code::usage;
+        }
         std::error_code ignored;
         std::filesystem::remove(args->eval, ignored);
         // Made now, so a directory that cannot be made fails the command at once,

@@ -1,5 +1,7 @@
 #include "forge/eval/eval.hpp"
 
+#include <algorithm>
+#include <array>
 #include <utility>
 
 #include "eval_reader.hpp"
@@ -27,6 +29,13 @@ std::string EvalReport::failure() const {
     if (correctness_passed == false) return "its correctness check failed (correctness.passed is false)";
     if (!measured) return "it wrote no measurements (performance is null)";
     return {};
+}
+
+bool holds_eval_keys(const nlohmann::json& root) {
+    constexpr std::array eval_keys{"schema_version", "operator",    "backend",    "contract",
+                                   "skipped",        "correctness", "performance"};
+    return root.is_object() &&
+           std::any_of(eval_keys.begin(), eval_keys.end(), [&](const char* key) { return root.contains(key); });
 }
 
 EvalReport parse_eval(std::string_view text, std::string_view path) {

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -82,9 +81,7 @@ public:
         }
         // An object none of whose keys an eval.json writes is another file: the
         // run history beside it, say, would read as a bench that measured nothing.
-        constexpr std::array eval_keys{"schema_version", "operator",    "backend",    "contract",
-                                       "skipped",        "correctness", "performance"};
-        if (std::none_of(eval_keys.begin(), eval_keys.end(), [&](const char* key) { return root.contains(key); })) {
+        if (!holds_eval_keys(root)) {
             fail(top, std::string("holds none of eval.json's keys (schema_version, operator, correctness, "
                                   "performance, ...)") +
                           (root.contains("runs") ? ": it is a bench's run history (<operator>.runs.json), which "

@@ -14,6 +14,7 @@
 
 #include "forge/bench/bench.hpp"
 #include "forge/exit_code.hpp"
+#include "forge/io/file.hpp"
 #include "bench_add_operator.hpp"
 #include "gpu_choice.hpp"
 
@@ -101,6 +102,36 @@ BOOST_AUTO_TEST_CASE(the_eval_directory_is_made_and_one_that_cannot_be_fails_bef
     std::ifstream in(in_the_way);
     const std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     BOOST_TEST(kept == "the user's");
+}
+
+// The bench replaces an eval.json, never another file: swapped arguments
+// (`--eval window.toml`) or a typo naming a source refuse and leave it as it was.
+BOOST_AUTO_TEST_CASE(an_eval_path_naming_another_file_or_a_directory_is_refused_and_left_alone) {
+    TempDir dir("forge_bench_cli");
+    const fs::path contract = dir.path / "window.toml";
+    fs::copy_file(data_dir / "add_symmetric.toml", contract);
+    const std::string declared = forge::read_file(contract);
+    BOOST_TEST(bench_main({"--contract", (data_dir / "add_symmetric.toml").string(), "--eval", contract.string(),
+                           "--operator", "add", "--quick"}) == forge::exit_code::usage);
+    BOOST_TEST(forge::read_file(contract) == declared);
+
+    const fs::path source = dir.path / "student.json";
+    std::ofstream(source) << "{\"runs\": []}";
+    BOOST_TEST(bench_main({"--contract", (data_dir / "add_symmetric.toml").string(), "--eval", source.string(),
+                           "--operator", "add", "--quick"}) == forge::exit_code::usage);
+    BOOST_TEST(fs::exists(source));
+
+    const fs::path directory = dir.path / "results";
+    fs::create_directory(directory);
+    BOOST_TEST(bench_main({"--contract", (data_dir / "add_symmetric.toml").string(), "--eval", directory.string(),
+                           "--operator", "add", "--quick"}) == forge::exit_code::usage);
+    BOOST_TEST(fs::is_directory(directory));
+
+    const fs::path empty = dir.path / "empty.json";
+    std::ofstream{empty};
+    BOOST_TEST(bench_main({"--contract", (data_dir / "add_symmetric.toml").string(), "--eval", empty.string(),
+                           "--operator", "add", "--quick"}) == forge::exit_code::ok);
+    BOOST_TEST(forge::read_file(empty).find("\"schema_version\"") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(an_absent_contract_is_refused_too) {

@@ -145,4 +145,8 @@ struct EvalReport {
 // Parses eval.json text; `path` labels messages and is stored in the report.
 [[nodiscard]] EvalReport parse_eval(std::string_view text, std::string_view path);
 
+// Whether a JSON value is an eval.json, read or not: an object holding any key a
+// bench's eval.json holds (the run history beside it holds none).
+[[nodiscard]] bool holds_eval_keys(const nlohmann::json& root);
+
 }  // namespace forge
