@@ -167,7 +167,7 @@ function(forge_add_operator)
     # outside every timed window, and the student's code must not run there.
     _forge_card_library(${prefix}_prep ${arg_BACKEND} "${PREP}" "${prep_dirs};${reference_dirs}" "${reference_libraries}")
     target_link_libraries(${prefix}_bench PRIVATE ${prefix}_prep)
-    _forge_check_prep_includes("${name}" "${PREP}" "${STUDENT}")
+    _forge_check_prep_includes("${name}" "${PREP}" "${STUDENT}" "${student_dirs}" "${prep_dirs};${reference_dirs}")
     _forge_add_link_check(${name} prep ${arg_BACKEND} "${prefix}_reference;${reference_libraries}")
     # A prep source that starts including the student is found at the next build.
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PREP})

@@ -64,9 +64,12 @@ function(_forge_source_includes text offsets_var)
 endfunction()
 
 # prep-uses-student: a prep source or header that includes a file the STUDENT
-# list names (matched by file name, wherever the include points). The prep
-# target cannot see the student's directory anyway; this names the line.
-function(_forge_check_prep_includes name prep_files student_files)
+# list names (matched by file name, wherever the include points), or, by a
+# quoted path from its own directory ("../student/util.h"), any file in the
+# student's directories outside the reference's and the prep step's. The prep
+# target's include path cannot reach the student's directory; a relative path
+# can, so it is named here with its line.
+function(_forge_check_prep_includes name prep_files student_files student_dirs own_dirs)
   set(student_names "")
   foreach(file IN LISTS student_files)
     cmake_path(GET file FILENAME file_name)
@@ -84,7 +87,21 @@ function(_forge_check_prep_includes name prep_files student_files)
       string(REGEX MATCH "^#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]" directive "${from_directive}")
       set(header "${CMAKE_MATCH_1}")
       cmake_path(GET header FILENAME header_name)
-      if(NOT header_name IN_LIST student_names)
+      set(from_student FALSE)
+      if(header_name IN_LIST student_names)
+        set(from_student TRUE)
+      elseif(directive MATCHES "\"$")
+        cmake_path(GET source PARENT_PATH source_dir)
+        cmake_path(ABSOLUTE_PATH header BASE_DIRECTORY "${source_dir}" NORMALIZE OUTPUT_VARIABLE resolved)
+        if(EXISTS "${resolved}")
+          _forge_path_under("${resolved}" "${student_dirs}" in_student)
+          _forge_path_under("${resolved}" "${own_dirs}" in_own)
+          if(in_student AND NOT in_own)
+            set(from_student TRUE)
+          endif()
+        endif()
+      endif()
+      if(NOT from_student)
         continue()
       endif()
       # Where it is: count the lines before it.
@@ -95,9 +112,21 @@ function(_forge_check_prep_includes name prep_files student_files)
       string(FIND "${before}" "\n" line_start REVERSE)
       math(EXPR column "${offset} - ${line_start}")
       _forge_card_finding("${source}" ${line} ${column} prep-uses-student
-        "the prep step of ${name} includes \"${header}\", a file of its STUDENT sources. The prep step runs outside every timed window and may use the reference, never the student: include the reference's header instead, or move what both need into the reference.")
+        "the prep step of ${name} includes \"${header}\", a file of the student's (its STUDENT sources or their directory). The prep step runs outside every timed window and may use the reference, never the student: include the reference's header instead, or move what both need into the reference.")
     endforeach()
   endforeach()
+endfunction()
+
+# Whether `path` lies in one of `dirs` (or below it).
+function(_forge_path_under path dirs out)
+  foreach(dir IN LISTS dirs)
+    cmake_path(IS_PREFIX dir "${path}" NORMALIZE inside)
+    if(inside)
+      set(${out} TRUE PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  set(${out} FALSE PARENT_SCOPE)
 endfunction()
 
 # `path:line:col: severity[code]: message` for one finding of `forge check --format json`.

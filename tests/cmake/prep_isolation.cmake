@@ -44,6 +44,17 @@ expect_match("${log}" "${card}/prep/prep.cpp:3:3: error\\[prep-uses-student\\]: 
 expect_no_match("${log}" "prep\\.cpp:2:" "the commented-out include")
 expect_no_match("${log}" "prep-step-missing" "the card has a prep step now")
 
+# A header beside the student's sources that STUDENT does not list, reached by
+# a relative path: the student's all the same.
+file(WRITE "${card}/student/q8_util.h" "#pragma once\ninline float q8_scale() { return 1.0F; }\n")
+file(WRITE "${card}/prep/prep.cpp" "#include \"prep.hpp\"\n#include \"../student/q8_util.h\"\n\nnamespace prep {\nvoid scale(forge::bench::PrepIo&) {}\n}\n")
+configure_consumer("${source}" "${build}" result log)
+if(result EQUAL 0)
+  fail("configure accepted a prep step that includes a header from the student's directory:\n${log}")
+endif()
+expect_match("${log}" "${card}/prep/prep.cpp:2:1: error\\[prep-uses-student\\]: [^\n]*q8_util\\.h" "prep-uses-student")
+file(REMOVE "${card}/student/q8_util.h")
+
 # A prep step that uses the reference links on its own ... An include of the
 # student inside a comment or a string is no include.
 file(WRITE "${card}/prep/prep.cpp" [=[
