@@ -135,7 +135,7 @@ function(_forge_format_finding path finding out)
     string(JSON ${key} GET "${finding}" ${key})
   endforeach()
   set(where "${path}")
-  if(NOT line STREQUAL "null")
+  if(NOT line STREQUAL "")  # a finding of the whole file: its JSON null line reads as empty
     string(APPEND where ":${line}:${column}")
   endif()
   set(${out} "${where}: ${severity}[${code}]: ${message}" PARENT_SCOPE)

@@ -16,6 +16,16 @@ foreach(list IN ITEMS reference].inputs reference].outputs student].inputs stude
   expect_match("${log}" "${toml}:[0-9]+:[0-9]+: error\\[list-empty\\]: [^\n]*\\[${list}" "the findings of the placeholder")
 endforeach()
 
+# A finding of no line (a misspelt table leaves [student] undeclared) is named
+# by the file alone, never "window.toml:::".
+file(READ "${toml}" placeholder)
+string(REPLACE "[student]" "[studnet]" misspelt "${placeholder}")
+file(WRITE "${toml}" "${misspelt}")
+configure_consumer("${source}" "${WORK_DIR}/build" result log)
+expect_match("${log}" "${toml}: error\\[[a-z-]+\\]: [^\n]*\\[student\\]" "a finding of the whole file")
+expect_no_match("${log}" "window\\.toml::" "a finding without a line")
+file(WRITE "${toml}" "${placeholder}")
+
 # The card is complete, HOST variant, with the name substituted everywhere.
 foreach(file IN ITEMS window.toml README.md reference/reference.hpp reference/reference.cpp
                       student/student.hpp student/student.cpp bench.cpp prep/prep.hpp prep/prep.cpp)
