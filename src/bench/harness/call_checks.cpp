@@ -170,7 +170,9 @@ void check_outputs_match(WorkloadContext& context, SideState& state, int v, cons
         context.problem("the " + side_name(state.side) + "'s " + which.text() + " produced '" + output.name() +
                         "' unlike its own untimed call on the same inputs (" +
                         comparison.failure("untimed output") +
-                        "): its outputs depend on an earlier call (outputs cached between calls?)");
+                        "): its outputs depend on something besides its inputs: an earlier call (outputs cached "
+                        "between calls?) or memory past an input's end (an input's shape declared shorter than the "
+                        "side reads: each copy of an input has other guard bytes past its end)");
         return;
     }
 }
