@@ -65,8 +65,15 @@ void hold_to_contract(OperatorSummary& row, const EvalReport& eval) {
     }
     std::vector<PrepProblem> problems = check_prep(contract, eval);
     std::erase_if(problems, [](const PrepProblem& p) { return p.code == prep_code::eval_incorrect; });
-    if (!problems.empty()) row.prep = std::to_string(problems.size()) + " problem(s)";
-    else row.prep = contract.prep_entries().empty() ? "not needed" : "held";
+    if (!problems.empty()) {
+        row.prep = std::to_string(problems.size()) + " problem(s)";
+        // The first one said here, so a count is never the report's last word on it.
+        row.notes.push_back("prep: " + problems.front().message +
+                            (problems.size() > 1 ? " (and " + std::to_string(problems.size() - 1) + " more)" : "") +
+                            ": `forge prep` lists them");
+    } else {
+        row.prep = contract.prep_entries().empty() ? "not needed" : "held";
+    }
 
     try {
         const RunCredit run = credit_run(contract, eval);
