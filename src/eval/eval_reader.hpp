@@ -139,6 +139,10 @@ public:
         report.ratio_ci = interval(*performance, perf);
         report.verdict = verdict(*performance, perf);
         report.precision_reached = flag(*performance, perf, "precision_reached");
+        if (const json* stopping = object_member(*performance, perf, "stopping", "an object or null")) {
+            const json* preset = member(*stopping, "preset");
+            report.quick = preset != nullptr && preset->is_string() && *preset == "quick";
+        }
         if (const json* between = object_member(*performance, perf, "between_runs", "an object or null")) {
             if (const json* machine = object_member(*between, perf / "between_runs", "machine", "an object")) {
                 report.busier_machine = flag(*machine, perf / "between_runs" / "machine", "busier");

@@ -103,6 +103,10 @@ void note_bench_findings(OperatorSummary& row, const EvalReport& eval) {
                             eval.build_type.value_or("") + "'), so its ratio says little about the kernels; "
                             "configure with -DCMAKE_BUILD_TYPE=Release");
     }
+    if (eval.quick) {
+        row.notes.emplace_back("quick run: the bench ran with --quick (FORGE_BENCH_QUICK), fewer rounds and a looser "
+                               "precision target, to show the card works; measure a ratio to keep without it");
+    }
     if (eval.precision_reached == false) {
         row.notes.emplace_back("precision not reached: the bench's time or round cap came before the ratio's "
                                "interval was as narrow as its target; read the interval, not the point (rerun on a "
@@ -141,6 +145,7 @@ std::string interval_cell(const OperatorSummary& row) {
 std::string verdict_cell(const OperatorSummary& row) {
     std::string out = row.verdict.value_or("-");
     if (row.precision_reached == false) out += " (imprecise)";
+    if (row.quick) out += " (quick)";
     // A ratio between calls that disagree on their outputs is no result, even where colour is off.
     if (row.verdict && row.correctness == "FAILED") out += " (outputs FAILED)";
     return out;
@@ -227,9 +232,9 @@ void render_notes(std::ostream& out, const std::vector<OperatorSummary>& rows, s
 constexpr std::string_view legend =
     "Columns: ms, each side's geometric mean over the workloads; raw ratio, reference / student from paired "
     "rounds, with its 95% interval; verdict, faster or slower when the interval clears 1, indistinguishable "
-    "when it holds 1, (imprecise) when it is wider than the bench's precision target; credited, the raw ratio "
-    "with the contract's priced work taken out (- when nothing is priced or the credit is not usable: the notes "
-    "say which); prep, the prep step's tensors held to window.toml.";
+    "when it holds 1, (imprecise) when it is wider than the bench's precision target, (quick) from a --quick run; "
+    "credited, the raw ratio with the contract's priced work taken out (- when nothing is priced or the credit "
+    "is not usable: the notes say which); prep, the prep step's tensors held to window.toml.";
 
 }  // namespace
 
@@ -268,6 +273,7 @@ OperatorSummary summarize_eval(const std::string& eval_path) {
     row.ratio_ci = eval->ratio_ci;
     row.verdict = eval->verdict;
     row.precision_reached = eval->precision_reached;
+    row.quick = eval->quick;
     row.correctness = correctness_of(*eval);
     note_bench_findings(row, *eval);
     hold_to_contract(row, *eval);
@@ -315,6 +321,7 @@ nlohmann::json summary_json(const std::vector<OperatorSummary>& rows) {
                              {"verdict", row.verdict ? nlohmann::json(*row.verdict) : nlohmann::json()},
                              {"precision_reached",
                               row.precision_reached ? nlohmann::json(*row.precision_reached) : nlohmann::json()},
+                             {"quick", row.quick},
                              {"credited_ratio", number(row.credited_ratio)},
                              {"prep", row.prep},
                              {"correctness", row.correctness},

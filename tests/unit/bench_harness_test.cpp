@@ -140,6 +140,7 @@ BOOST_AUTO_TEST_CASE(a_symmetric_run_reports_every_key_of_eval_json) {
     BOOST_TEST(p["ratio"].get<double>() <= p["ratio_ci"][1].get<double>());
     BOOST_TEST(p["precision_reached"].is_boolean());
     BOOST_TEST(p["stopping"]["criterion"] == "paired-ratio-precision");
+    BOOST_TEST(p["stopping"]["preset"] == "quick");  // a --quick ratio is never taken for one to keep
 }
 
 // A flush the caller made smaller than a cold sample needs is recorded, and said.

@@ -323,6 +323,19 @@ BOOST_AUTO_TEST_CASE(a_run_on_a_busier_machine_than_the_earlier_ones_is_read) {
     BOOST_TEST(error.key == "performance.between_runs.machine.busier");
 }
 
+BOOST_AUTO_TEST_CASE(a_quick_run_is_read_as_one) {
+    const auto quick = [](const char* stopping) {
+        return forge::parse_eval(std::string(R"({"performance": {"stopping": )") + stopping + "}}", "eval.json").quick;
+    };
+    BOOST_TEST(quick(R"({"criterion": "paired-ratio-precision", "preset": "quick"})"));
+    BOOST_TEST(!quick(R"({"criterion": "paired-ratio-precision", "preset": "standard"})"));
+    // A file from before the preset was written, or with no rule: not known to be quick.
+    BOOST_TEST(!quick(R"({"criterion": "paired-ratio-precision"})"));
+    BOOST_TEST(!quick("null"));
+    const forge::EvalError error = parse_error(R"({"performance": {"stopping": "quick"}})");
+    BOOST_TEST(error.key == "performance.stopping");
+}
+
 BOOST_AUTO_TEST_CASE(a_workload_whose_interval_reaches_the_earlier_runs_is_read) {
     const auto reaches = [](const char* between_runs) {
         return forge::parse_eval(std::string(R"({"performance": {"workloads": [{"name": "w0", "between_runs": )") +

@@ -117,6 +117,9 @@ struct EvalReport {
     // "performance.precision_reached": false when the time cap came before the
     // interval reached the bench's precision target.
     std::optional<bool> precision_reached;
+    // "performance.stopping.preset" is "quick": a --quick run, fewer rounds and a
+    // looser precision target (older files: absent).
+    bool quick = false;
     // "performance.between_runs.machine.busier": the rounds of the run read the
     // machine busier than the bench's earlier runs did (older files: absent).
     std::optional<bool> busier_machine;

@@ -31,6 +31,7 @@ struct OperatorSummary {
     std::optional<RatioCi> ratio_ci;         // the raw ratio's 95% interval (older evals: none)
     std::optional<std::string> verdict;      // faster / slower / indistinguishable
     std::optional<bool> precision_reached;   // false: the time cap came before the precision target
+    bool quick = false;                      // a --quick run: fewer rounds, a looser precision target
     std::optional<double> credited_ratio;
     std::string prep;         // "held", "not needed", "2 problems", "no contract", "contract refused", ...
     std::string correctness;  // "passed", "FAILED", "not reported", "not run"
@@ -48,7 +49,8 @@ void render_summary_text(std::ostream& out, const std::vector<OperatorSummary>& 
 void render_summary_markdown(std::ostream& out, const std::vector<OperatorSummary>& rows);
 // {"operators": [{"name", "eval", "backend", "ran", "skipped", "workloads", "reference_ms", "student_ms",
 //  "throughput" ({"reference": {"gflops", "gbps", "peak_dram_bandwidth_fraction"}, "student": {...}} or null),
-//  "raw_ratio", "ratio_ci", "verdict", "precision_reached", "credited_ratio", "prep", "correctness", "notes"}]}
+//  "raw_ratio", "ratio_ci", "verdict", "precision_reached", "quick", "credited_ratio", "prep", "correctness",
+//  "notes"}]}
 [[nodiscard]] nlohmann::json summary_json(const std::vector<OperatorSummary>& rows);
 
 }  // namespace forge

@@ -89,6 +89,7 @@ nlohmann::json drift_json(const Drift& drift) {
 // The rule every workload's rounds stopped by, with its parameters.
 nlohmann::json stopping_rule_json(const StoppingParameters& p) {
     return {{"criterion", PrecisionCriterion::name},
+            {"preset", p.preset},
             {"precision", p.precision},
             {"confidence", p.confidence},
             {"min_rounds", p.min_rounds},

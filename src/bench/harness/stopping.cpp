@@ -7,7 +7,8 @@ namespace forge::bench {
 StoppingParameters StoppingParameters::standard() { return StoppingParameters{}; }
 
 StoppingParameters StoppingParameters::quick() {
-    return StoppingParameters{.precision = 0.05,
+    return StoppingParameters{.preset = "quick",
+                              .precision = 0.05,
                               .confidence = stats::default_confidence,
                               .min_rounds = 8,
                               .max_rounds = 200,

@@ -15,6 +15,9 @@
 namespace forge::bench {
 
 struct StoppingParameters {
+    // "standard", or "quick" (--quick): eval.json says which, so a quick run's
+    // ratio is never taken for one measured to keep.
+    std::string_view preset = "standard";
     double precision = 0.01;         // target: the interval's half-width / the ratio
     double confidence = stats::default_confidence;
     std::size_t min_rounds = 20;     // always run, whatever the cap: fewer gives no honest interval
