@@ -259,6 +259,32 @@ BOOST_AUTO_TEST_CASE(an_output_mismatch_fails_the_run) {
     BOOST_TEST(!result.eval["performance"].is_null());  // the numbers are still real and reported
 }
 
+// A failed check ends the standard-length rounds: what failed is said in
+// seconds, each workload still with its comparisons and its times.
+BOOST_AUTO_TEST_CASE(after_a_failed_check_the_rounds_are_quick_ones) {
+    fb::Bench bench = add_bench();
+    bench.student([](fb::Io& io) {
+        add(io);
+        io.out("c").span<float>()[7] += 0.5F;
+    });
+    fb::RunOptions options = quick_options();
+    options.quick = false;
+    const fb::RunResult result = fb::run(bench, add_contract(), options);
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(result.eval["performance"]["stopping"]["preset"] == "standard");
+    const json& workloads = result.eval["performance"]["workloads"];
+    BOOST_TEST_REQUIRE(workloads.size() == 3u);
+    for (const json& w : workloads) {
+        BOOST_TEST(w["stopping"]["preset"] == "quick");
+        BOOST_TEST(w["stopping"]["wall_s"].get<double>() < fb::StoppingParameters::standard().max_wall_s);
+        BOOST_TEST(w["outputs"]["c"]["passed"] == false);
+    }
+    const auto shortened = std::count_if(result.notices.begin(), result.notices.end(), [](const std::string& n) {
+        return n.find("timed at --quick's length") != std::string::npos;
+    });
+    BOOST_TEST(shortened == 1);  // said once, for the run
+}
+
 // One element off by 0.5 in c ~ N(0, 2) of n elements: relative L2 error about
 // 0.5 / sqrt(2n), so 0.022 at n = 256 and 0.011 at n = 1024.
 BOOST_AUTO_TEST_CASE(each_workload_reports_its_errors_and_the_comparison_applied) {

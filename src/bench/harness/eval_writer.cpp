@@ -67,6 +67,7 @@ nlohmann::json stopping_json(const WorkloadRecord& w) {
     const auto preempted = std::count_if(w.rounds.begin(), w.rounds.end(), [](const Round& r) { return r.preempted; });
     const auto throttled = std::count_if(w.rounds.begin(), w.rounds.end(), [](const Round& r) { return r.throttled; });
     return {{"reason", to_string(w.stop)},
+            {"preset", w.stopping_preset},
             {"rounds", w.rounds.size()},
             {"preempted_rounds", preempted},
             {"throttled_rounds", throttled},

@@ -119,6 +119,8 @@ struct WorkloadRecord {
     StopReason stop = StopReason::precision_reached;
     bool waited_for_quiet = false;     // the rounds went past the cap, waiting for quiet ones
     bool retaken = false;              // measured again at the end of the run (retake_busy_workloads)
+    // The preset its rounds stopped by: the run's, or "quick" once the run had failed a check.
+    std::string_view stopping_preset;
     double rounds_wall_s = 0.0;        // the rounds' wall time, harness work included
     double measured_s = 0.0;           // both sides' timed calls, summed
     Drift drift;

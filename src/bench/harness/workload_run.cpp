@@ -5,6 +5,7 @@
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "access.hpp"
@@ -97,6 +98,22 @@ void log_workload(const RunOptions& options, const WorkloadRecord& result) {
                  << result.rounds.size() << " rounds, " << to_string(result.stop) << "\n";
 }
 
+// A run that failed a check has no ratio to give, only its failures and each
+// workload's comparisons: its rounds from then on are --quick's, so the run
+// says what failed in seconds, where a full run would take a minute.
+StoppingParameters after_checks(const StoppingParameters& stopping, WorkloadContext& context) {
+    if (context.record.problems.empty() || stopping.preset == StoppingParameters::quick().preset) return stopping;
+    constexpr std::string_view shortened = "timed at --quick's length";
+    if (!context.noticed(shortened)) {
+        context.record.notices.push_back("the rounds after the run's first failed check were " +
+                                         std::string(shortened) + ": a ratio of calls that fail is no result; "
+                                         "fix what failed and run again for one");
+    }
+    StoppingParameters quick = StoppingParameters::quick();
+    quick.confidence = stopping.confidence;
+    return quick;
+}
+
 }  // namespace
 
 WorkloadRecord measure_workload(const Bench& bench, const WindowContract& contract, Runtime& runtime,
@@ -108,7 +125,9 @@ WorkloadRecord measure_workload(const Bench& bench, const WindowContract& contra
     make_workload_tensors(context, result);
     SidesSetUp set_up(context);
     for (int v = 0; v < input_variants; ++v) check_untimed_calls(context, v);
-    measure_rounds(context, stopping, continued, result);
+    const StoppingParameters used = after_checks(stopping, context);
+    result.stopping_preset = used.preset;
+    measure_rounds(context, used, continued, result);
     measure_pipelined(context, result);
     profile_sides(context, result);
     set_up.tear_down();
