@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <iostream>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 
 #include "commands.hpp"
 #include "forge/credit/credit.hpp"
@@ -86,13 +88,28 @@ void use_tables(EvalReport& eval, Side side, const std::vector<std::string>& spe
     }
 }
 
+// What crosses one window and not the other, in words: who pays is plain only
+// beside it (a student handed int8 weights made at export pays nothing; the
+// reference, working from the fp32 ones, does).
+std::string_view what_crosses(Kind kind) {
+    switch (kind) {
+        case Kind::ref_input: return "the reference receives it, the student makes it in its own call";
+        case Kind::student_input: return "the student receives it, made before its call; the reference works from "
+                                         "its own inputs instead";
+        case Kind::ref_output: return "the reference also writes it, the student does not";
+        case Kind::student_output: break;
+    }
+    return "the student also writes it, the reference does not";
+}
+
 // The work the contract accepts, which no credit ever takes out: named, so that
 // a raw ratio is read knowing what it still carries and who pays for it.
 void print_accepted(std::ostream& out, const WindowContract& contract) {
     for (const Asymmetry& entry : contract.asymmetries) {
         if (entry.cls != class_accept) continue;
-        out << "accepted, never credited: " << entry.subject() << ", paid by the " << to_string(entry.payer())
-            << ": its work stays in both ratios" << (entry.note.empty() ? "" : " (" + entry.note + ")") << '\n';
+        out << "accepted, never credited: " << entry.subject() << ", paid by the " << to_string(entry.payer()) << " ("
+            << what_crosses(entry.kind) << "): that work stays in the raw and the credited ratio"
+            << (entry.note.empty() ? "" : " (" + entry.note + ")") << '\n';
     }
 }
 
