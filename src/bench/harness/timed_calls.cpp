@@ -184,6 +184,8 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
     result.reference.samples = stats::summarize(reference_ms);
     result.student.samples = stats::summarize(student_ms);
     result.drift = calibration_drift(calibration_ms);
+    // A failed run's ratio is no result: how precise or quiet its rounds were is noise.
+    if (!context.record.problems.empty()) return;
     // The run's parameters: a retake's own wait no longer (quiet_wait_s 0), and
     // the wait its record says it made was its first measurement's.
     for (const std::string& message : round_notices(result, context.record.stopping, criterion.quiet_rounds())) {
