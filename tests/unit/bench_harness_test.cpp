@@ -259,6 +259,31 @@ BOOST_AUTO_TEST_CASE(an_output_mismatch_fails_the_run) {
     BOOST_TEST(!result.eval["performance"].is_null());  // the numbers are still real and reported
 }
 
+// A side that does not repeat itself bit for bit, within its tolerance, passes
+// and is told so once: a loose (quantized) tolerance also passes a read past
+// an input's end. A side that repeats itself hears nothing.
+BOOST_AUTO_TEST_CASE(outputs_that_vary_from_call_to_call_within_the_tolerance_are_a_notice) {
+    const auto varying_notices = [](const fb::RunResult& result) {
+        return std::count_if(result.notices.begin(), result.notices.end(), [](const std::string& n) {
+            return n.find("the student's timed calls' outputs are not bit for bit") != std::string::npos;
+        });
+    };
+    fb::Bench bench = add_bench();
+    bench.tolerance("c", fb::RelativeL2{.max = 0.1});
+    const fb::RunResult repeats = quick_run(bench, add_contract());
+    BOOST_TEST_REQUIRE(repeats.exit_code == forge::exit_code::ok);
+    BOOST_TEST(varying_notices(repeats) == 0);
+
+    auto calls = std::make_shared<int>(0);
+    bench.student([calls](fb::Io& io) {
+        add(io);
+        io.out("c").span<float>()[0] += 1e-3F * static_cast<float>(++*calls % 3);
+    });
+    const fb::RunResult varies = quick_run(bench, add_contract());
+    BOOST_TEST_REQUIRE(varies.exit_code == forge::exit_code::ok);
+    BOOST_TEST(varying_notices(varies) == 1);
+}
+
 // A failed check ends the standard-length rounds: what failed is said in
 // seconds, each workload still with its comparisons and its times.
 BOOST_AUTO_TEST_CASE(after_a_failed_check_the_rounds_are_quick_ones) {
