@@ -158,7 +158,7 @@ function(forge_add_operator)
   if(TARGET ${prefix}_student)
     _forge_align_timed_code(${prefix}_student)
   endif()
-  _forge_record_build("${context}" ${prefix}_bench ${arg_BACKEND} "${card_languages}")
+  _forge_record_build("${context}" ${prefix}_bench ${prefix}_student ${arg_BACKEND} "${card_languages}")
   _forge_add_link_check(${name} student ${arg_BACKEND} "${student_libraries}")
 
   set(contract "${card}/window.toml")
@@ -507,14 +507,60 @@ function(_forge_config_flags config languages optimized_out)
   set(${optimized_out} ${optimized} PARENT_SCOPE)
 endfunction()
 
+# Each side's compile options beyond the flags, per language of the card,
+# compiled into the bench for eval.json's "build" (a notice when they differ):
+# the reference's sources compile in the bench, the student's in its object
+# library (in the bench too when it is headers only). Read at generate time, so
+# options set after forge_add_operator() count, as do those of what each side
+# links; a raw string in a generated header keeps any quote or backslash.
+function(_forge_record_side_options bench student languages)
+  get_target_property(student_type ${student} TYPE)
+  if(NOT student_type STREQUAL "OBJECT_LIBRARY")
+    set(student ${bench})
+  endif()
+  # One header per language, as that language's compile sees each side's
+  # options (OpenMP::OpenMP_C's -fopenmp is C's alone), under one per
+  # configuration (a multi-config generator's may differ) that joins them.
+  set(language "$<COMPILE_LANGUAGE>")
+  set(per_language "")
+  foreach(side IN ITEMS REFERENCE STUDENT)
+    set(target ${bench})
+    if(side STREQUAL "STUDENT")
+      set(target ${student})
+    endif()
+    # "<language>=<option>\t<option>...\n", each option a raw string of its own.
+    set(between ")forge_options\" \"\\t\" R\"forge_options(")
+    string(APPEND per_language "#define FORGE_BENCH_${side}_OPTIONS_${language} \"${language}=\" "
+      "R\"forge_options($<JOIN:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,${between}>)forge_options\" \"\\n\"\n")
+  endforeach()
+  set(directory "${CMAKE_CURRENT_BINARY_DIR}/${bench}_sides/$<CONFIG>")
+  file(GENERATE OUTPUT "${directory}/${language}/forge_sides.h" CONTENT "${per_language}" TARGET ${bench})
+  set(joined "")
+  foreach(side IN ITEMS REFERENCE STUDENT)
+    set(definition "#define FORGE_BENCH_${side}_OPTIONS")
+    foreach(each IN LISTS languages)
+      string(APPEND definition " FORGE_BENCH_${side}_OPTIONS_${each}")
+    endforeach()
+    string(APPEND joined "${definition}\n")
+  endforeach()
+  foreach(each IN LISTS languages)
+    string(PREPEND joined "#include \"${each}/forge_sides.h\"\n")
+  endforeach()
+  file(GENERATE OUTPUT "${directory}/forge_sides.h" CONTENT "${joined}")
+  _forge_definition_text("${CMAKE_CURRENT_BINARY_DIR}/${bench}_sides" directory_text)
+  target_compile_definitions(${bench} PRIVATE
+    "FORGE_BENCH_SIDES_HEADER=\"${directory_text}/$<CONFIG>/forge_sides.h\"")
+endfunction()
+
 # How the bench is built, compiled into it for eval.json's "build": the build
 # type, the compilers and the flags of its languages (C++; CUDA for a CUDA card;
-# C where `card_languages` has it), and whether they optimise. FORGE_BENCH_MAIN
-# reads the definitions. A single-config build that does not optimise is a
+# C where `card_languages` has it), and whether they optimise, and each side's
+# options (`student`: the card's student target). FORGE_BENCH_MAIN reads the
+# definitions. A single-config build that does not optimise is a
 # configure warning, once per project: its ratios would time unoptimised code.
 # A multi-config generator picks the configuration at build time, so there
 # eval.json alone says it.
-function(_forge_record_build context target backend card_languages)
+function(_forge_record_build context target student backend card_languages)
   set(languages CXX)
   if(backend STREQUAL "CUDA")
     list(APPEND languages CUDA)
@@ -600,4 +646,5 @@ function(_forge_record_build context target backend card_languages)
     "FORGE_BENCH_C_COMPILER=\"${C_compiler}\""
     "FORGE_BENCH_C_FLAGS=\"${C_flags}\""
     "FORGE_BENCH_OPTIMIZED=${optimized}")
+  _forge_record_side_options(${target} ${student} "${languages}")
 endfunction()

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
 #include "forge/bench/bench.hpp"
 #include "forge/bench/run.hpp"
@@ -19,6 +20,7 @@
 #include "forge/io/file.hpp"
 #include "forge/report/findings_view.hpp"
 #include "gpu_choice.hpp"
+#include "side_options.hpp"
 
 namespace forge::bench {
 
@@ -161,6 +163,10 @@ nlohmann::json build_json(const BuildInfo& build) {
         json["c_compiler"] = std::string(build.c_compiler);
         json["c_flags"] = std::string(build.c_flags);
     }
+    if (!build.reference_options.empty() || !build.student_options.empty()) {
+        json["reference_options"] = options_by_language(build.reference_options);
+        json["student_options"] = options_by_language(build.student_options);
+    }
     return json;
 }
 
@@ -219,6 +225,9 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
         if (build) {
             options.build = build_json(*build);
             options.cuda_architectures = build->cuda_architectures;
+            if (auto notice = side_options_notice(build->reference_options, build->student_options)) {
+                options.notices.push_back(std::move(*notice));
+            }
             if (!build->optimized) {
                 std::cerr << "warning: this bench was built without optimisation (build type '" << build->build_type
                           << "', flags '" << build->flags

@@ -18,6 +18,9 @@ add_library(vendor STATIC libs/vendor.cpp)
 add_library(mine STATIC libs/mine.cpp)
 forge_add_operator(scale BACKEND HOST
   LIBRARIES shared REFERENCE_LIBRARIES vendor STUDENT_LIBRARIES mine)
+# Options one side has alone, one set after forge_add_operator() and holding quotes.
+target_compile_options(vendor INTERFACE -fno-trapping-math)
+target_compile_options(forge_scale_student PRIVATE "-DSTUDENT_NOTE=\"a b\"")
 ]=])
 configure_consumer("${source}" "${build}" result log)  # scaffolds
 declare_placeholder("${card}")
@@ -44,6 +47,36 @@ execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_sca
 if(NOT result EQUAL 0)
   fail("a card whose sides call LIBRARIES and their own libraries did not build:\n${log}")
 endif()
+
+# The bench records each side's options and says where they differ.
+file(GLOB_RECURSE bench "${build}/forge_scale_bench")
+execute_process(COMMAND "${bench}" --contract "${card}/window.toml" --eval "${WORK_DIR}/eval.json"
+  --operator scale --quick RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
+if(NOT result EQUAL 0)
+  fail("the bench of a card with per-side libraries failed:\n${log}")
+endif()
+file(READ "${WORK_DIR}/eval.json" eval)
+# Each language's options as a list, one entry an option.
+function(side_options side out)
+  string(JSON count LENGTH "${eval}" build ${side}_options CXX)
+  set(options "")
+  math(EXPR last "${count} - 1")
+  foreach(i RANGE ${last})
+    string(JSON option GET "${eval}" build ${side}_options CXX ${i})
+    list(APPEND options "${option}")
+  endforeach()
+  set(${out} "${options}" PARENT_SCOPE)
+endfunction()
+side_options(student student_options)
+side_options(reference reference_options)
+if(NOT "-DSTUDENT_NOTE=\"a b\"" IN_LIST student_options OR "-DSTUDENT_NOTE=\"a b\"" IN_LIST reference_options)
+  fail("the student's own option, quotes and all, is the student's alone: ${student_options} / ${reference_options}")
+endif()
+if(NOT "-fno-trapping-math" IN_LIST reference_options OR "-fno-trapping-math" IN_LIST student_options)
+  fail("the reference's library's option is the reference's alone: ${reference_options} / ${student_options}")
+endif()
+expect_match("${log}" "notice: the sides were compiled with different options [^\n]*: the student alone has -DSTUDENT_NOTE=\"a b\" \\(CXX\\); the reference alone has -fno-trapping-math \\(CXX\\)"
+  "the notice names each side's own options")
 
 # The student calls the reference's library: its link check fails, naming the symbol.
 write_side(student vendor)

@@ -58,6 +58,38 @@ BOOST_AUTO_TEST_CASE(a_declared_contract_runs_and_writes_the_eval) {
     BOOST_TEST(json["performance"]["n_workloads"] == 3);
 }
 
+// Each side's options by language, and a notice naming those one side has alone.
+BOOST_AUTO_TEST_CASE(options_one_side_was_compiled_with_alone_are_recorded_and_said) {
+    TempDir dir("forge_bench_cli");
+    const fs::path eval = dir.path / "eval.json";
+    const auto run = [&](std::string_view reference_options, std::string_view student_options) {
+        const fb::BuildInfo build{.build_type = "Release", .compiler = "GNU 12.2.0", .flags = "-O3",
+                                  .cuda_compiler = "", .cuda_flags = "", .optimized = true,
+                                  .cuda_architectures = "", .c_compiler = "GNU 12.2.0", .c_flags = "-O2",
+                                  .reference_options = reference_options, .student_options = student_options};
+        BOOST_TEST_REQUIRE(bench_main({"--contract", (data_dir / "add_symmetric.toml").string(), "--eval",
+                                       eval.string(), "--operator", "add", "--quick"},
+                                      &make_host_add, build) == forge::exit_code::ok);
+        std::ifstream in(eval);
+        return nlohmann::json::parse(in);
+    };
+    const auto said = [](const nlohmann::json& json) {
+        std::string notice;
+        for (const auto& n : json["notices"]) {
+            if (n.get<std::string>().starts_with("the sides were compiled with different options")) notice = n;
+        }
+        return notice;
+    };
+    // The same options in another order: nothing said.
+    const auto alike = run("CXX=-O3\t-fno-math-errno\nC=-fopenmp\n", "CXX=-fno-math-errno\t-O3\nC=-fopenmp\n");
+    BOOST_TEST(alike["build"]["student_options"]["C"] == nlohmann::json::array({"-fopenmp"}));
+    BOOST_TEST(said(alike).empty());
+    const auto differ = run("CXX=-O3\nC=\n", "CXX=-O3\t-DNOTE=\"a b\"\nC=-fopenmp\n");
+    BOOST_TEST(differ["build"]["student_options"]["CXX"] == nlohmann::json::array({"-O3", "-DNOTE=\"a b\""}));
+    BOOST_TEST(said(differ).find("the student alone has -fopenmp (C), -DNOTE=\"a b\" (CXX)") != std::string::npos);
+    BOOST_TEST(said(differ).find("the reference alone has") == std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(a_refused_contract_is_a_usage_error_and_nothing_runs) {
     TempDir dir("forge_bench_cli");
     const fs::path eval = dir.path / "eval.json";

@@ -340,6 +340,11 @@ struct BuildInfo {
     // empty otherwise.
     std::string_view c_compiler;
     std::string_view c_flags;
+    // Each side's compile options beyond the flags, its target's own and those of
+    // what it links: a line "<language>=<option>\t<option>..." per language of
+    // the card ("CXX=-fopenmp\nC=-fopenmp\n"); empty: not known.
+    std::string_view reference_options;
+    std::string_view student_options;
 };
 
 // The bench executable's main (its command line: cmake/README.md, "Tests"): returns the exit code.
@@ -363,6 +368,15 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
 #define FORGE_BENCH_BUILD_C_COMPILER ""
 #define FORGE_BENCH_BUILD_C_FLAGS ""
 #endif
+// The sides' compile options, in a header forge_add_operator() generates (raw
+// strings: an option may hold quotes).
+#ifdef FORGE_BENCH_SIDES_HEADER
+#include FORGE_BENCH_SIDES_HEADER
+#endif
+#ifndef FORGE_BENCH_REFERENCE_OPTIONS
+#define FORGE_BENCH_REFERENCE_OPTIONS ""
+#define FORGE_BENCH_STUDENT_OPTIONS ""
+#endif
 #if defined(FORGE_BENCH_BUILD_TYPE) && defined(FORGE_BENCH_COMPILER) && defined(FORGE_BENCH_FLAGS) && \
     defined(FORGE_BENCH_CUDA_COMPILER) && defined(FORGE_BENCH_CUDA_FLAGS) && defined(FORGE_BENCH_OPTIMIZED)
 #define FORGE_BENCH_BUILD_INFO                                                                          \
@@ -374,7 +388,9 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
                                .optimized = (FORGE_BENCH_OPTIMIZED) != 0,                              \
                                .cuda_architectures = FORGE_BENCH_BUILD_CUDA_ARCHITECTURES,             \
                                .c_compiler = FORGE_BENCH_BUILD_C_COMPILER,                             \
-                               .c_flags = FORGE_BENCH_BUILD_C_FLAGS})
+                               .c_flags = FORGE_BENCH_BUILD_C_FLAGS,                                   \
+                               .reference_options = FORGE_BENCH_REFERENCE_OPTIONS,                     \
+                               .student_options = FORGE_BENCH_STUDENT_OPTIONS})
 #else
 #define FORGE_BENCH_BUILD_INFO (std::optional<::forge::bench::BuildInfo>{})
 #endif

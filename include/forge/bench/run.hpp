@@ -25,6 +25,7 @@ struct RunOptions {
     int cuda_device = 0;              // the CUDA device a CUDA bench runs on
     std::optional<double> precision;  // --precision: wins over Bench::precision and the default
     nlohmann::json build;             // how the bench was built: eval.json "build"
+    std::vector<std::string> notices;  // found before the run (how the sides were built): eval.json's first notices
     // The CUDA architectures the bench was built for (CMake's syntax): a notice when
     // the GPU has no native code among them. Empty: not known, not checked.
     std::string cuda_architectures;

@@ -137,7 +137,9 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
         return result;
     }
 
-    record.notices = runtime->notices();
+    record.notices = options.notices;
+    const std::vector<std::string> runtime_notices = runtime->notices();
+    record.notices.insert(record.notices.end(), runtime_notices.begin(), runtime_notices.end());
     try {
         for (const Workload& workload : bench.workloads()) {
             record.workloads.push_back(
