@@ -121,6 +121,8 @@ public:
         if (const json* build = object_member(root, top, "build", "an object {\"optimized\": true|false, ...}")) {
             report.build_optimized = flag(*build, top / "build", "optimized");
             if (const json* type = member(*build, "build_type")) report.build_type = python_str(*type);
+            report.reference_options = side_options(*build, top / "build", "reference_options");
+            report.student_options = side_options(*build, top / "build", "student_options");
         }
         json* performance = root.contains("performance") ? &root["performance"] : nullptr;
         if (!performance || performance->is_null()) return report;
@@ -269,6 +271,21 @@ private:
         if (!value) return std::nullopt;
         if (!value->is_boolean()) fail(at / key, "is " + describe(*value) + ", expected true, false or null");
         return value->get<bool>();
+    }
+
+    // {"<language>": ["<option>", ...], ...}: a side's compile options.
+    std::optional<OptionsByLanguage> side_options(const json& build, const KeyPath& at, std::string_view key) const {
+        const json* value = object_member(build, at, key, "an object {\"<language>\": [\"<option>\", ...]}");
+        if (!value) return std::nullopt;
+        OptionsByLanguage out;
+        for (const auto& [language, options] : value->items()) {
+            if (!options.is_array()) {
+                fail(at / key / language, "is " + describe(options) + ", expected an array of options");
+            }
+            std::vector<std::string>& listed = out[language];  // a language with none is kept too
+            for (const json& option : options) listed.push_back(python_str(option));
+        }
+        return out;
     }
 
     // An array of messages for people; an entry that is not a string is kept as its str().

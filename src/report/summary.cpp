@@ -107,6 +107,12 @@ void note_bench_findings(OperatorSummary& row, const EvalReport& eval) {
         row.notes.emplace_back("quick run: the bench ran with --quick (FORGE_BENCH_QUICK), fewer rounds and a looser "
                                "precision target, to show the card works; measure a ratio to keep without it");
     }
+    if (eval.reference_options && eval.student_options) {
+        if (const std::string alone = options_one_side_has_alone(*eval.reference_options, *eval.student_options);
+            !alone.empty()) {
+            row.notes.push_back("compiled differently: " + alone + ", so the ratio measures the options too");
+        }
+    }
     if (eval.precision_reached == false) {
         row.notes.emplace_back("precision not reached: the bench's time or round cap came before the ratio's "
                                "interval was as narrow as its target; read the interval, not the point (rerun on a "

@@ -323,6 +323,25 @@ BOOST_AUTO_TEST_CASE(a_run_on_a_busier_machine_than_the_earlier_ones_is_read) {
     BOOST_TEST(error.key == "performance.between_runs.machine.busier");
 }
 
+BOOST_AUTO_TEST_CASE(each_sides_compile_options_are_read_by_language) {
+    const forge::EvalReport eval = forge::parse_eval(
+        R"({"schema_version": 1, "build": {"optimized": true, "reference_options": {"CXX": ["-O3"], "C": []},
+                      "student_options": {"CXX": ["-O3", "-DNOTE=\"a b\""]}}})",
+        "eval.json");
+    BOOST_TEST_REQUIRE(eval.reference_options.has_value());
+    BOOST_TEST(eval.reference_options->at("CXX") == std::vector<std::string>{"-O3"});
+    BOOST_TEST(eval.reference_options->at("C").empty());
+    BOOST_TEST(eval.student_options->at("CXX").back() == "-DNOTE=\"a b\"");
+    BOOST_TEST(forge::options_one_side_has_alone(*eval.reference_options, *eval.student_options) ==
+               "the student alone has -DNOTE=\"a b\" (CXX)");
+    // Older files have none; a language's options that are not a list name their key.
+    const auto older = forge::parse_eval(R"({"schema_version": 1, "build": {"optimized": true}})", "eval.json");
+    BOOST_TEST(!older.student_options.has_value());
+    const forge::EvalError error =
+        parse_error(R"({"schema_version": 1, "build": {"student_options": {"C": "-fopenmp"}}})");
+    BOOST_TEST(error.key == "build.student_options.C");
+}
+
 BOOST_AUTO_TEST_CASE(a_quick_run_is_read_as_one) {
     const auto quick = [](const char* stopping) {
         return forge::parse_eval(std::string(R"({"performance": {"stopping": )") + stopping + "}}", "eval.json").quick;

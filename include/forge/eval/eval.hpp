@@ -18,6 +18,7 @@
 
 #include "forge/contract/contract.hpp"
 #include "forge/contract/finding.hpp"
+#include "forge/eval/side_options.hpp"
 #include "forge/table/kernel_table.hpp"
 
 namespace forge {
@@ -126,6 +127,10 @@ struct EvalReport {
     // "build.optimized" and "build.build_type": how the bench was built (older files: absent).
     std::optional<bool> build_optimized;
     std::optional<std::string> build_type;
+    // "build.reference_options" and "build.student_options": each side's compile
+    // options by language (older files, benches built without forge_add_operator: absent).
+    std::optional<OptionsByLanguage> reference_options;
+    std::optional<OptionsByLanguage> student_options;
     bool measured = false;                     // a "performance" object is present
     std::vector<WorkloadReading> workloads;    // "performance.workloads"
 
