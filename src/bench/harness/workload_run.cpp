@@ -101,7 +101,7 @@ void log_workload(const RunOptions& options, const WorkloadRecord& result) {
 // A run that failed a check has no ratio to give, only its failures and each
 // workload's comparisons: its rounds from then on are --quick's, so the run
 // says what failed in seconds, where a full run would take a minute.
-StoppingParameters after_checks(const StoppingParameters& stopping, WorkloadContext& context) {
+StoppingParameters stopping_after_checks(const StoppingParameters& stopping, WorkloadContext& context) {
     if (context.record.problems.empty() || stopping.preset == StoppingParameters::quick().preset) return stopping;
     constexpr std::string_view shortened = "timed at --quick's length";
     if (!context.noticed(shortened)) {
@@ -125,7 +125,7 @@ WorkloadRecord measure_workload(const Bench& bench, const WindowContract& contra
     make_workload_tensors(context, result);
     SidesSetUp set_up(context);
     for (int v = 0; v < input_variants; ++v) check_untimed_calls(context, v);
-    const StoppingParameters used = after_checks(stopping, context);
+    const StoppingParameters used = stopping_after_checks(stopping, context);
     result.stopping_preset = used.preset;
     measure_rounds(context, used, continued, result);
     measure_pipelined(context, result);
