@@ -522,14 +522,14 @@ function(_forge_record_side_options bench student languages)
   # options (OpenMP::OpenMP_C's -fopenmp is C's alone), under one per
   # configuration (a multi-config generator's may differ) that joins them.
   set(language "$<COMPILE_LANGUAGE>")
+  # "<language>=<option>\t<option>...\n", each option a raw string of its own.
+  set(between ")forge_options\" \"\\t\" R\"forge_options(")
   set(per_language "")
   foreach(side IN ITEMS REFERENCE STUDENT)
     set(target ${bench})
     if(side STREQUAL "STUDENT")
       set(target ${student})
     endif()
-    # "<language>=<option>\t<option>...\n", each option a raw string of its own.
-    set(between ")forge_options\" \"\\t\" R\"forge_options(")
     string(APPEND per_language "#define FORGE_BENCH_${side}_OPTIONS_${language} \"${language}=\" "
       "R\"forge_options($<JOIN:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,${between}>)forge_options\" \"\\n\"\n")
   endforeach()
