@@ -132,20 +132,17 @@ function(forge_add_operator)
     set(prep_dirs "${card}/prep")
   endif()
 
-  # The reference is compiled into what links it (the bench, the prep step's
-  # link check); the student and the prep step are built as targets of their
-  # own, each with its own include path. Object and interface libraries keep
-  # configure cheap: a static library per card role costs twice the configure
-  # time of a hand-written add_executable per operator.
-  # Each side's libraries: LIBRARIES reach both, REFERENCE_LIBRARIES the
-  # reference and the prep step, STUDENT_LIBRARIES the student.
+  # Each side, and the prep step, is a target of its own with its own include
+  # path and libraries: LIBRARIES reach both sides, REFERENCE_LIBRARIES the
+  # reference and the prep step, STUDENT_LIBRARIES the student. The bench
+  # links them all, so a library's compile options (OpenMP's -fopenmp) reach
+  # the sides' headers there, never the other side's sources. Object and
+  # interface libraries keep configure cheap: a static library per card role
+  # costs twice the configure time of a hand-written add_executable per operator.
   set(prefix forge_${name})
   set(reference_libraries ${arg_LIBRARIES} ${arg_REFERENCE_LIBRARIES})
   set(student_libraries ${arg_LIBRARIES} ${arg_STUDENT_LIBRARIES})
-  add_library(${prefix}_reference INTERFACE)
-  target_sources(${prefix}_reference INTERFACE ${REFERENCE})
-  target_include_directories(${prefix}_reference INTERFACE ${reference_dirs})
-  target_link_libraries(${prefix}_reference INTERFACE forge::bench ${reference_libraries})
+  _forge_card_library(${prefix}_reference ${arg_BACKEND} "${REFERENCE}" "${reference_dirs}" "${reference_libraries}")
   _forge_card_library(${prefix}_student ${arg_BACKEND} "${STUDENT}" "${student_dirs}" "${student_libraries}")
   add_executable(${prefix}_bench ${BENCH})
   target_link_libraries(${prefix}_bench PRIVATE forge::bench ${prefix}_reference ${prefix}_student ${arg_LIBRARIES})
@@ -154,11 +151,11 @@ function(forge_add_operator)
     # 3.25 knows no CUDA_STANDARD 20 flag for nvcc).
     target_compile_options(${prefix}_bench PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
   endif()
-  _forge_align_timed_code(${prefix}_bench)
-  if(TARGET ${prefix}_student)
-    _forge_align_timed_code(${prefix}_student)
-  endif()
-  _forge_record_build("${context}" ${prefix}_bench ${prefix}_student ${arg_BACKEND} "${card_languages}")
+  foreach(timed IN ITEMS bench reference student)
+    _forge_align_timed_code(${prefix}_${timed})
+  endforeach()
+  _forge_record_build("${context}" ${prefix}_bench ${prefix}_reference ${prefix}_student ${arg_BACKEND}
+    "${card_languages}")
   _forge_add_link_check(${name} student ${arg_BACKEND} "${student_libraries}")
 
   set(contract "${card}/window.toml")
@@ -185,7 +182,7 @@ function(forge_add_operator)
   # _forge_cuda_architectures), on every target of the card that compiles CUDA.
   if(arg_BACKEND STREQUAL "CUDA")
     _forge_cuda_architectures("${context}" architectures)
-    foreach(role IN ITEMS bench student prep prep_link_check student_link_check)
+    foreach(role IN ITEMS bench reference student prep prep_link_check student_link_check)
       if(architectures AND TARGET ${prefix}_${role})
         get_target_property(type ${prefix}_${role} TYPE)
         if(NOT type STREQUAL "INTERFACE_LIBRARY")
@@ -370,8 +367,8 @@ function(_forge_add_link_check name role backend libraries)
   add_dependencies(${prefix}_bench ${prefix}_${role}_link_check)
 endfunction()
 
-# The flags that align the timed code of a card (the reference, compiled into
-# the bench, and the student) on cache lines: its functions and its loops.
+# The flags that align the timed code of a card (the reference, the student and
+# the bench, where a side made only of headers compiles) on cache lines: its functions and its loops.
 # Where the linker puts a loop moves its time: rmsnorm_fwd's unchanged sides
 # read a geomean of 1.52 to 2.00 as other code ahead of them moved their
 # functions by 16-byte steps, reproducibly per binary, so an unrelated change
@@ -509,15 +506,18 @@ endfunction()
 
 # Each side's compile options beyond the flags, per language of the card,
 # compiled into the bench for eval.json's "build" (a notice when they differ):
-# the reference's sources compile in the bench, the student's in its object
-# library (in the bench too when it is headers only). Read at generate time, so
+# each side's sources compile in its object library, a side made only of
+# headers in the bench. Read at generate time, so
 # options set after forge_add_operator() count, as do those of what each side
 # links; a raw string in a generated header keeps any quote or backslash.
-function(_forge_record_side_options bench student languages)
-  get_target_property(student_type ${student} TYPE)
-  if(NOT student_type STREQUAL "OBJECT_LIBRARY")
-    set(student ${bench})
-  endif()
+function(_forge_record_side_options bench reference student languages)
+  # A side made only of headers compiles inside the bench, with its options.
+  foreach(side IN ITEMS reference student)
+    get_target_property(type ${${side}} TYPE)
+    if(NOT type STREQUAL "OBJECT_LIBRARY")
+      set(${side} ${bench})
+    endif()
+  endforeach()
   # One header per language, as that language's compile sees each side's
   # options (OpenMP::OpenMP_C's -fopenmp is C's alone), under one per
   # configuration (a multi-config generator's may differ) that joins them.
@@ -525,13 +525,10 @@ function(_forge_record_side_options bench student languages)
   # "<language>=<option>\t<option>...\n", each option a raw string of its own.
   set(between ")forge_options\" \"\\t\" R\"forge_options(")
   set(per_language "")
-  foreach(side IN ITEMS REFERENCE STUDENT)
-    set(target ${bench})
-    if(side STREQUAL "STUDENT")
-      set(target ${student})
-    endif()
-    string(APPEND per_language "#define FORGE_BENCH_${side}_OPTIONS_${language} \"${language}=\" "
-      "R\"forge_options($<JOIN:$<TARGET_PROPERTY:${target},COMPILE_OPTIONS>,${between}>)forge_options\" \"\\n\"\n")
+  foreach(side IN ITEMS reference student)
+    string(TOUPPER ${side} SIDE)
+    string(APPEND per_language "#define FORGE_BENCH_${SIDE}_OPTIONS_${language} \"${language}=\" "
+      "R\"forge_options($<JOIN:$<TARGET_PROPERTY:${${side}},COMPILE_OPTIONS>,${between}>)forge_options\" \"\\n\"\n")
   endforeach()
   set(directory "${CMAKE_CURRENT_BINARY_DIR}/${bench}_sides/$<CONFIG>")
   file(GENERATE OUTPUT "${directory}/${language}/forge_sides.h" CONTENT "${per_language}" TARGET ${bench})
@@ -560,7 +557,7 @@ endfunction()
 # configure warning, once per project: its ratios would time unoptimised code.
 # A multi-config generator picks the configuration at build time, so there
 # eval.json alone says it.
-function(_forge_record_build context target student backend card_languages)
+function(_forge_record_build context target reference student backend card_languages)
   set(languages CXX)
   if(backend STREQUAL "CUDA")
     list(APPEND languages CUDA)
@@ -646,5 +643,5 @@ function(_forge_record_build context target student backend card_languages)
     "FORGE_BENCH_C_COMPILER=\"${C_compiler}\""
     "FORGE_BENCH_C_FLAGS=\"${C_flags}\""
     "FORGE_BENCH_OPTIMIZED=${optimized}")
-  _forge_record_side_options(${target} ${student} "${languages}")
+  _forge_record_side_options(${target} ${reference} ${student} "${languages}")
 endfunction()

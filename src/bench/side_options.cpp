@@ -40,7 +40,7 @@ std::optional<std::string> side_options_notice(std::string_view reference_lines,
            alone +
            ": the ratio then measures the options too. An option both sides should have goes to both "
            "(forge_add_operator's LIBRARIES reach both; target_compile_options on forge_<name>_student reaches the "
-           "student alone, on forge_<name>_bench the reference alone)";
+           "student alone, on forge_<name>_reference the reference alone)";
 }
 
 }  // namespace forge::bench

@@ -18,8 +18,10 @@ add_library(vendor STATIC libs/vendor.cpp)
 add_library(mine STATIC libs/mine.cpp)
 forge_add_operator(scale BACKEND HOST
   LIBRARIES shared REFERENCE_LIBRARIES vendor STUDENT_LIBRARIES mine)
-# Options one side has alone, one set after forge_add_operator() and holding quotes.
+# Options one side has alone, one set after forge_add_operator() and holding quotes;
+# a side's library's options reach that side's sources only, though the bench links both.
 target_compile_options(vendor INTERFACE -fno-trapping-math)
+target_compile_options(mine INTERFACE -fno-signed-zeros)
 target_compile_options(forge_scale_student PRIVATE "-DSTUDENT_NOTE=\"a b\"")
 ]=])
 configure_consumer("${source}" "${build}" result log)  # scaffolds
@@ -75,7 +77,10 @@ endif()
 if(NOT "-fno-trapping-math" IN_LIST reference_options OR "-fno-trapping-math" IN_LIST student_options)
   fail("the reference's library's option is the reference's alone: ${reference_options} / ${student_options}")
 endif()
-expect_match("${log}" "notice: the sides were compiled with different options [^\n]*: the student alone has -DSTUDENT_NOTE=\"a b\" \\(CXX\\); the reference alone has -fno-trapping-math \\(CXX\\)"
+if(NOT "-fno-signed-zeros" IN_LIST student_options OR "-fno-signed-zeros" IN_LIST reference_options)
+  fail("the student's library's option is the student's alone: ${student_options} / ${reference_options}")
+endif()
+expect_match("${log}" "notice: the sides were compiled with different options [^\n]*: the student alone has -DSTUDENT_NOTE=\"a b\" \\(CXX\\), -fno-signed-zeros \\(CXX\\); the reference alone has -fno-trapping-math \\(CXX\\)"
   "the notice names each side's own options")
 
 # The student calls the reference's library: its link check fails, naming the symbol.
