@@ -334,6 +334,10 @@ BOOST_AUTO_TEST_CASE(each_sides_compile_options_are_read_by_language) {
     BOOST_TEST(eval.student_options->at("CXX").back() == "-DNOTE=\"a b\"");
     BOOST_TEST(forge::options_one_side_has_alone(*eval.reference_options, *eval.student_options) ==
                "the student alone has -DNOTE=\"a b\" (CXX)");
+    // An option a side has in each of its languages is named once, with them.
+    const forge::OptionsByLanguage student{{"C", {"-msse3", "-fopenmp"}}, {"CXX", {"-msse3", "-msse3"}}};
+    BOOST_TEST(forge::options_one_side_has_alone({{"C", {}}}, student) ==
+               "the student alone has -msse3 (C, CXX), -fopenmp (C)");
     // Older files have none; a language's options that are not a list name their key.
     const auto older = forge::parse_eval(R"({"schema_version": 1, "build": {"optimized": true}})", "eval.json");
     BOOST_TEST(!older.student_options.has_value());

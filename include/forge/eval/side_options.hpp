@@ -13,8 +13,9 @@ namespace forge {
 // A side's compile options, by language ("CXX", "C", "CUDA").
 using OptionsByLanguage = std::map<std::string, std::vector<std::string>>;
 
-// "the student alone has -fopenmp (C); the reference alone has -O3 (CXX)": the
-// options only one side was compiled with, in any order; "" when none.
+// "the student alone has -fopenmp (C), -msse3 (C, CXX); the reference alone has
+// -O3 (CXX)": the options only one side was compiled with, each once with its
+// languages; "" when none.
 [[nodiscard]] std::string options_one_side_has_alone(const OptionsByLanguage& reference,
                                                      const OptionsByLanguage& student);
 
