@@ -1,7 +1,10 @@
 # Per-side libraries: LIBRARIES reach both sides, REFERENCE_LIBRARIES the
 # reference (and the prep step), STUDENT_LIBRARIES the student. A student that
 # calls a library given only to the reference fails the build, naming the
-# symbol, though the bench itself links every side's libraries.
+# symbol, though the bench itself links every side's libraries. Each side is a
+# target of its own: two versions of one function (both sides define
+# `side_kernel`, as a naive and a tuned file of one kernel do) link once a
+# compile definition renames each side's.
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 set(source "${WORK_DIR}/consumer")
@@ -23,6 +26,8 @@ forge_add_operator(scale BACKEND HOST
 target_compile_options(vendor INTERFACE -fno-trapping-math)
 target_compile_options(mine INTERFACE -fno-signed-zeros)
 target_compile_options(forge_scale_student PRIVATE "-DSTUDENT_NOTE=\"a b\"")
+target_compile_definitions(forge_scale_reference PRIVATE side_kernel=reference_side_kernel)
+target_compile_definitions(forge_scale_student PRIVATE side_kernel=student_side_kernel)
 ]=])
 configure_consumer("${source}" "${build}" result log)  # scaffolds
 declare_placeholder("${card}")
@@ -34,9 +39,11 @@ function(write_side side library)
 float shared_twice(float x);
 float ${library}_twice(float x);
 
+float side_kernel(float x, std::int64_t i) { return i % 2 == 0 ? shared_twice(x) : ${library}_twice(x); }
+
 namespace ${side} {
 void scale(const float* x, float* y, std::int64_t n) {
-    for (std::int64_t i = 0; i < n; ++i) y[i] = i % 2 == 0 ? shared_twice(x[i]) : ${library}_twice(x[i]);
+    for (std::int64_t i = 0; i < n; ++i) y[i] = side_kernel(x[i], i);
 }
 }  // namespace ${side}
 ")
