@@ -368,7 +368,8 @@ function(_forge_add_link_check name role backend libraries)
 endfunction()
 
 # The flags that align the timed code of a card (the reference, the student and
-# the bench, where a side made only of headers compiles) on cache lines: its functions and its loops.
+# the bench, where a side made only of headers compiles) on cache lines: its
+# functions and its loops.
 # Where the linker puts a loop moves its time: rmsnorm_fwd's unchanged sides
 # read a geomean of 1.52 to 2.00 as other code ahead of them moved their
 # functions by 16-byte steps, reproducibly per binary, so an unrelated change
