@@ -106,6 +106,7 @@ function(forge_add_operator)
     endif()
     list(APPEND scaffold ${${role}})
   endforeach()
+  _forge_check_no_shared_files("${context}" "${name}" "${STUDENT}" "${REFERENCE};${PREP}")
   if(new_card AND NOT DEFINED arg_PREP)
     _forge_card_files(PREP "${card}" ${arg_BACKEND} prep_stub)
     list(APPEND scaffold ${prep_stub})
@@ -305,6 +306,33 @@ function(_forge_include_dirs files out)
   endforeach()
   list(REMOVE_DUPLICATES dirs)
   set(${out} "${dirs}" PARENT_SCOPE)
+endfunction()
+
+# A file given to the student and to the reference or the prep step: each
+# side's copy would be linked into the bench, and the prep step could include
+# the student's code. What both sides use is a library of the project.
+function(_forge_check_no_shared_files context name student others)
+  set(normal_others "")
+  foreach(file IN LISTS others)
+    cmake_path(NORMAL_PATH file)
+    list(APPEND normal_others "${file}")
+  endforeach()
+  set(shared "")
+  foreach(file IN LISTS student)
+    cmake_path(NORMAL_PATH file)
+    if(file IN_LIST normal_others)
+      list(APPEND shared "${file}")
+    endif()
+  endforeach()
+  if(shared)
+    list(JOIN shared ", " shared)
+    message(FATAL_ERROR "${context}: STUDENT and REFERENCE or PREP both list ${shared}, but a file is "
+      "one side's own: both sides' copies would be linked into the bench, and the prep step could include the "
+      "student's code. Code both sides use goes in a library of the project given to LIBRARIES: "
+      "add_library(${name}_common STATIC <its sources>) and target_include_directories(${name}_common PUBLIC "
+      "<its directory>) (an INTERFACE library for headers alone), then forge_add_operator(${name} ... "
+      "LIBRARIES ${name}_common).")
+  endif()
 endfunction()
 
 # The student's headers must not be reachable from the reference's or the prep

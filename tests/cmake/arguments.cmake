@@ -14,7 +14,8 @@ set(cases
   "BACKEND HOST TIMEOUT -5|TIMEOUT is \"-5\""
   "BACKEND HOST GATE \"\"|GATE is empty"
   "BACKEND \"\" GATE 1|BACKEND is empty"
-  "BACKEND CUDA|BACKEND CUDA needs the CUDA language")
+  "BACKEND CUDA|BACKEND CUDA needs the CUDA language"
+  "BACKEND HOST REFERENCE r.cpp common.cpp STUDENT s.cpp ./common.cpp|STUDENT and REFERENCE or PREP both list")
 foreach(case IN LISTS cases)
   string(REPLACE "|" ";" case "${case}")
   list(GET case 0 arguments)
