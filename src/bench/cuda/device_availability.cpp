@@ -28,13 +28,13 @@ void require_cuda_device(const DeviceCountAnswer& answer, int device) {
         throw BackendUnavailable("no CUDA device to run this bench on (no NVIDIA driver: libcuda.so.1 does not load" +
                                  (answer.error == cuda_success ? std::string()
                                                                : "; CUDA says " + answer.error_name) +
-                                 "): skipped, nothing was measured; run it on a machine with an NVIDIA GPU");
+                                 "): nothing was measured; run it on a machine with an NVIDIA GPU");
     }
     if (answer.error == cuda_error_no_device || (answer.error == cuda_success && answer.count == 0)) {
         throw BackendUnavailable("no CUDA device to run this bench on (" +
                                  (answer.error == cuda_success ? std::string("the driver lists none")
                                                                : answer.error_name + ": " + answer.error_text) +
-                                 "): skipped, nothing was measured; run it on a machine with an NVIDIA GPU");
+                                 "): nothing was measured; run it on a machine with an NVIDIA GPU");
     }
     if (answer.error != cuda_success) {
         throw BackendBroken("CUDA cannot use this machine's GPU: cudaGetDeviceCount failed with " + answer.error_name +
