@@ -31,15 +31,18 @@ void free_workspace(void* workspace) { cudaFree(workspace); }
 
 namespace reference {
 
-Blas::Blas(CUstream_st* stream) : handle_(nullptr, &destroy_handle), workspace_(nullptr, &free_workspace) {
-    cublasHandle_t created = nullptr;
-    check(cublasCreate(&created), "cublasCreate");
-    handle_.reset(created);
+Blas::Blas(CUstream_st* stream) : workspace_(nullptr, &free_workspace), handle_(nullptr, &destroy_handle) {
     void* workspace = nullptr;
     check(cudaMalloc(&workspace, workspace_bytes), "cudaMalloc (workspace)");
     workspace_.reset(workspace);
-    check(cublasSetWorkspace(created, workspace, workspace_bytes), "cublasSetWorkspace");
+    cublasHandle_t created = nullptr;
+    check(cublasCreate(&created), "cublasCreate");
+    handle_.reset(created);
+    // The stream first: cublasSetStream puts the handle back on cuBLAS's own
+    // workspace pool (cuBLAS docs, cublasSetStream), undoing an earlier
+    // cublasSetWorkspace.
     check(cublasSetStream(created, stream), "cublasSetStream");
+    check(cublasSetWorkspace(created, workspace, workspace_bytes), "cublasSetWorkspace");
     check(cublasSetMathMode(created, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
 }
 

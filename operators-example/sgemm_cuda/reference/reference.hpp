@@ -22,8 +22,9 @@ public:
     [[nodiscard]] cublasContext* handle() const noexcept { return handle_.get(); }
 
 private:
-    std::unique_ptr<cublasContext, void (*)(cublasContext*)> handle_;
+    // Declared first, freed last: the handle is destroyed while its workspace is still there.
     std::unique_ptr<void, void (*)(void*)> workspace_;
+    std::unique_ptr<cublasContext, void (*)(cublasContext*)> handle_;
 };
 
 // a [m, k], b [k, n], c [m, n]. Throws std::runtime_error when cuBLAS fails.
