@@ -98,3 +98,29 @@ BOOST_AUTO_TEST_CASE(a_workload_from_rounds_that_were_not_quiet_reaches_the_earl
     BOOST_TEST(any_has(record.notices, {"workload 'stormy'", "not quiet", "reaches the bench's earlier runs"}));
     BOOST_TEST(!any_has(record.notices, {"'calm'"}));
 }
+
+// A GPU's index is where CUDA_VISIBLE_DEVICES and CTest's resource groups put
+// it; its UUID is which GPU it is. Runs share a history by the UUID.
+BOOST_AUTO_TEST_CASE(cuda_runs_share_a_history_by_the_gpu_not_its_index) {
+    const TempDir dir("forge_between_runs_gpu");
+    fb::RunOptions options = history_options(dir);
+    auto cuda_run = [](const std::string& uuid) {
+        fb::RunRecord record = finished_run();
+        record.backend = fb::Backend::cuda;
+        record.device = {{"uuid", uuid}};
+        return record;
+    };
+    options.cuda_device = 0;
+    fb::RunRecord first = cuda_run("GPU-aaaa");
+    fb::add_spread_between_runs(first, options);
+
+    options.cuda_device = 1;  // the same GPU, renumbered
+    fb::RunRecord renumbered = cuda_run("GPU-aaaa");
+    fb::add_spread_between_runs(renumbered, options);
+    BOOST_TEST(workload(renumbered, "calm").between_runs.runs == 2U);
+
+    options.cuda_device = 0;  // another GPU at the first one's index
+    fb::RunRecord other_gpu = cuda_run("GPU-bbbb");
+    fb::add_spread_between_runs(other_gpu, options);
+    BOOST_TEST(workload(other_gpu, "calm").between_runs.runs == 1U);
+}

@@ -17,11 +17,18 @@ namespace forge::bench {
 
 namespace {
 
-// Runs of one bench share a history only when they measure the same way.
+// Runs of one bench share a history only when they measure the same way, on
+// the same GPU: its UUID, not its index, which CUDA_VISIBLE_DEVICES and CTest's
+// resource allocation renumber.
 std::string history_identity(const RunRecord& record, const RunOptions& options) {
     std::string identity = options.bench_identity;
     if (options.quick) identity += " quick";
-    if (record.backend == Backend::cuda) identity += " device " + std::to_string(options.cuda_device);
+    if (record.backend == Backend::cuda) {
+        const auto uuid = record.device.find("uuid");
+        identity += uuid != record.device.end() && uuid->is_string()
+                        ? " gpu " + uuid->get<std::string>()
+                        : " device " + std::to_string(options.cuda_device);
+    }
     return identity;
 }
 
