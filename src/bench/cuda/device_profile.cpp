@@ -1,16 +1,21 @@
 #include "device_profile.hpp"
 
 #include <algorithm>
-#include <optional>
+#include <string>
+
+#include "forge/bench/tensor.hpp"
 
 namespace forge::bench {
 
 namespace {
 
-// Where the window starts and ends on CUPTI's clock, from the harness's records.
+// Where the window starts and ends on CUPTI's clock: the flush's end and the
+// marker's start, the harness's only two records. Any other count means the
+// call's records cannot be told from the harness's (a stream id CUPTI reported
+// otherwise, a record lost): no table then, rather than one holding the flush.
 struct WindowEdges {
-    std::optional<std::uint64_t> start_ns;  // the flush's end
-    std::optional<std::uint64_t> end_ns;    // the marker's start
+    std::uint64_t start_ns = 0;
+    std::uint64_t end_ns = 0;
 };
 
 WindowEdges window_edges(const std::vector<DeviceActivity>& records, std::uint32_t harness_stream) {
@@ -18,12 +23,14 @@ WindowEdges window_edges(const std::vector<DeviceActivity>& records, std::uint32
     for (const DeviceActivity& record : records) {
         if (record.stream_id == harness_stream) harness.push_back(&record);
     }
+    if (harness.size() != 2) {
+        throw BenchError("CUPTI reported " + std::to_string(harness.size()) + " records on the harness's stream (id " +
+                         std::to_string(harness_stream) +
+                         "), not its cache flush and window-end marker alone: the call's work cannot be told apart");
+    }
     std::sort(harness.begin(), harness.end(),
               [](const DeviceActivity* a, const DeviceActivity* b) { return a->start_ns < b->start_ns; });
-    WindowEdges edges;
-    if (!harness.empty()) edges.end_ns = harness.back()->start_ns;
-    if (harness.size() >= 2) edges.start_ns = harness[harness.size() - 2]->end_ns;
-    return edges;
+    return WindowEdges{.start_ns = harness[0]->end_ns, .end_ns = harness[1]->start_ns};
 }
 
 }  // namespace
@@ -36,12 +43,12 @@ Profile profile_of(const std::vector<DeviceActivity>& records, std::uint32_t har
         if (record.stream_id == harness_stream) continue;
         rows.push_back(KernelRow{record.name, 1, record.duration_ns(), 0.0});
         if (record.kind == DeviceActivity::Kind::kernel) profile.launched.insert(record.name);
-        if (edges.end_ns && record.end_ns > *edges.end_ns) {
-            const auto after = static_cast<double>(record.end_ns - *edges.end_ns);
+        if (record.end_ns > edges.end_ns) {
+            const auto after = static_cast<double>(record.end_ns - edges.end_ns);
             if (after > window_slack_ns) profile.late.push_back(LateWork{record.name, after});
         }
-        if (edges.start_ns && record.start_ns < *edges.start_ns) {
-            const auto before = static_cast<double>(*edges.start_ns - record.start_ns);
+        if (record.start_ns < edges.start_ns) {
+            const auto before = static_cast<double>(edges.start_ns - record.start_ns);
             if (before > window_slack_ns) profile.early.push_back(EarlyWork{record.name, before});
         }
     }

@@ -37,9 +37,9 @@ inline constexpr double window_slack_ns = 1000.0;
 // call's: its table and kernel names, the work that ended more than
 // window_slack_ns after the marker began (late), and the work that began more
 // than window_slack_ns before the flush ended (early), each latest/earliest
-// first. Without the marker nothing is judged late; without a flush before it,
-// nothing early. No size or value identifies the harness's work, so a call's own
-// memsets can neither hide nor fake a window's edge.
+// first. No size or value identifies the harness's work, so a call's own memsets
+// can neither hide nor fake a window's edge. Throws BenchError when the harness's
+// stream holds other than those two records.
 [[nodiscard]] Profile profile_of(const std::vector<DeviceActivity>& records, std::uint32_t harness_stream);
 
 }  // namespace forge::bench
