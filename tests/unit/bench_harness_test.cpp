@@ -1113,3 +1113,37 @@ BOOST_AUTO_TEST_CASE(a_failed_call_leaves_the_device_synchronized_before_the_sid
                    (std::vector<std::string>{"student call", "synchronize", "teardown"}),
                boost::test_tools::per_element());
 }
+
+namespace {
+
+// The HOST runtime with a launch log that names none of a call's launches, as
+// a graph's are, or a profiler's that gives no symbol names.
+class NamelessLaunches : public SynchronizeLog {
+public:
+    using SynchronizeLog::SynchronizeLog;
+
+    [[nodiscard]] std::unique_ptr<fb::LaunchLog> log_launches() override {
+        struct Nameless : fb::LaunchLog {
+            [[nodiscard]] fb::KernelNames names() const override { return {{}, false}; }
+        };
+        return std::make_unique<Nameless>();
+    }
+};
+
+}  // namespace
+
+// Every profiled kernel set includes the empty one, so a log that named nothing
+// would pass any check: the kernel set is not checked, and the run says so.
+BOOST_AUTO_TEST_CASE(timed_calls_whose_launches_had_no_names_leave_the_kernel_set_unchecked) {
+    std::vector<std::string> events;
+    const fb::Bench bench = add_bench();
+    const fb::RunOptions options = quick_options();
+    NamelessLaunches runtime(fb::make_host_runtime(options.host_flush_bytes), events);
+    fb::RunRecord record;
+    record.stopping = fb::StoppingParameters::quick();
+    const fb::WorkloadRecord workload =
+        fb::measure_workload(bench, add_contract(), runtime, options, bench.workloads()[0], record, record.stopping);
+    BOOST_TEST(any_has(record.notices, {"kernel sets of timed samples were not checked", "named none"}));
+    BOOST_TEST(!workload.student.kernel_set_changed.has_value());
+    BOOST_TEST(!workload.reference.kernel_set_changed.has_value());
+}

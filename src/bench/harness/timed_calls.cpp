@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "forge/stats/summary.hpp"
@@ -60,9 +61,8 @@ void touch_bookkeeping(const WorkloadContext& context, const SideState& state) {
 }
 
 // Whether timed samples' kernels can be compared with the profiled call's, said once per run.
-void notice_unchecked_kernel_sets(WorkloadContext& context) {
-    const std::string text =
-        "the kernel sets of timed samples were not checked: " + context.runtime.why_no_launch_log();
+void notice_unchecked_kernel_sets(WorkloadContext& context, const std::string& why) {
+    const std::string text = "the kernel sets of timed samples were not checked: " + why;
     if (!context.noticed(text)) context.record.notices.push_back(text);
 }
 
@@ -76,13 +76,18 @@ Sample timed_sample(WorkloadContext& context, SideState& state, int v, std::size
     std::unique_ptr<LaunchLog> launches = runtime.log_launches();
     const Sample sample =
         scheduled_reading(context, [&] { return runtime.time_call([&] { context.call(state); }); });
-    if (launches) {
-        note_kernel_set(state.sample_kernels, launches->names());
-        launches.reset();
-    } else {
+    if (!launches) {
         state.unlogged_samples = true;
-        notice_unchecked_kernel_sets(context);
+        notice_unchecked_kernel_sets(context, runtime.why_no_launch_log());
+    } else if (KernelNames names = launches->names(); !names.complete && names.names.empty()) {
+        // Launches the log could name none of (a graph, a profiler that gives no
+        // names): every profiled set includes the empty one, so no check at all.
+        state.unlogged_samples = true;
+        notice_unchecked_kernel_sets(context, "the launch log named none of a timed call's launches");
+    } else {
+        note_kernel_set(state.sample_kernels, std::move(names));
     }
+    launches.reset();
     check_timed_outputs(context, state, v, {"timed call (eval.json rounds[", round, "])"});
     return sample;
 }
