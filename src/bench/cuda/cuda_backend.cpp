@@ -44,6 +44,27 @@ namespace {
 constexpr std::size_t min_flush_bytes = std::size_t{8} << 20;
 constexpr std::size_t window_end_marker_bytes = 4;
 
+// A profiled call's range for a profiler attached from outside: an NVTX range
+// named for it, inside cudaProfilerStart/Stop, so `ncu --profile-from-start off`
+// captures exactly those windows. Closed when the call throws too, and a
+// failed stop is reported here, not left for the next check to blame on a call.
+class ProfiledRange {
+public:
+    explicit ProfiledRange(const std::string& label) {
+        nvtxRangePushA(label.c_str());
+        if (const cudaError_t started = cudaProfilerStart(); started != cudaSuccess) {
+            nvtxRangePop();
+            check(started, "cudaProfilerStart");
+        }
+    }
+    ProfiledRange(const ProfiledRange&) = delete;
+    ProfiledRange& operator=(const ProfiledRange&) = delete;
+    ~ProfiledRange() {
+        if (!report_failure(cudaProfilerStop(), "cudaProfilerStop")) static_cast<void>(cudaGetLastError());
+        nvtxRangePop();
+    }
+};
+
 void release_guarded_device(std::byte* data) { report_failure(cudaFree(data - guard_bytes), "cudaFree (a tensor)"); }
 
 cudaDeviceProp device_properties(int device) {
@@ -244,23 +265,25 @@ public:
                 no_table_because = e.what();
             }
         }
-        nvtxRangePushA(label.c_str());
-        check(cudaProfilerStart(), "cudaProfilerStart");
-        flush_on(harness_stream_.get());
-        fence_.record(harness_stream_.get());
-        fence_.make_wait(cudaStreamLegacy);
-        fence_.make_wait(stream_.get());
-        call();
-        fence_.record(cudaStreamLegacy);
-        fence_.make_wait(harness_stream_.get());
-        const cudaError_t marked =
-            cudaMemsetAsync(window_end_.get(), 0, window_end_.bytes(), harness_stream_.get());
-        const cudaError_t finished = cudaDeviceSynchronize();
-        report_failure(cudaProfilerStop(), "cudaProfilerStop");
-        nvtxRangePop();
+        cudaError_t marked = cudaSuccess;
+        cudaError_t finished = cudaSuccess;
+        cudaError_t launched = cudaSuccess;
+        {
+            const ProfiledRange range(label);
+            flush_on(harness_stream_.get());
+            fence_.record(harness_stream_.get());
+            fence_.make_wait(cudaStreamLegacy);
+            fence_.make_wait(stream_.get());
+            call();
+            fence_.record(cudaStreamLegacy);
+            fence_.make_wait(harness_stream_.get());
+            marked = cudaMemsetAsync(window_end_.get(), 0, window_end_.bytes(), harness_stream_.get());
+            finished = cudaDeviceSynchronize();
+            launched = cudaGetLastError();  // the call's, before the range's own calls can set it
+        }
         check(finished, "the profiled call (a kernel failed)");
         check(marked, "marking the profiled call's window end");
-        check(cudaGetLastError(), "the profiled call's kernel launch");
+        check(launched, "the profiled call's kernel launch");
         if (collector) {
             // CUPTI trouble after the call (dropped records, a failed flush) costs
             // the table, not the run's timings.
