@@ -1,7 +1,7 @@
 // The CUDA backend: guarded device memory; CUDA events from a start fenced on the
 // legacy default stream to a device-wide window end; the L2 flushed by a memset of
 // twice its size; kernel names of timed calls from CUPTI's launch callbacks;
-// per-kernel tables from CUPTI activity; one profiled call per side bracketed by
+// per-kernel tables from CUPTI activity; each profiled call bracketed by
 // cudaProfilerStart/Stop and an NVTX range, so `ncu --profile-from-start off`
 // captures exactly those windows; the GPU held for this process (GpuClaim).
 #include <cuda_profiler_api.h>
