@@ -136,8 +136,8 @@ function(forge_add_operator)
   # Each side, and the prep step, is a target of its own with its own include
   # path and libraries: LIBRARIES reach both sides, REFERENCE_LIBRARIES the
   # reference and the prep step, STUDENT_LIBRARIES the student. The bench
-  # links them all, so a library's compile options (OpenMP's -fopenmp) reach
-  # the sides' headers there, never the other side's sources. Object and
+  # links them all; a library's compile options (OpenMP's -fopenmp) reach the
+  # bench only from a side made of headers, whose code compiles there. Object and
   # interface libraries keep configure cheap: a static library per card role
   # costs twice the configure time of a hand-written add_executable per operator.
   set(prefix forge_${name})
@@ -351,23 +351,36 @@ function(_forge_check_student_apart context student_dirs reference_dirs prep_dir
 endfunction()
 
 # A card role built on its own: an object library (its objects go into the
-# targets that link it), or an interface library when it is only headers.
+# targets that link it), or an interface library when it is only headers,
+# whose code then compiles in the targets that include it, with its libraries.
+# An object library's libraries compile its sources alone: the targets that
+# link it get their link requirements, and the include directories and
+# definitions its headers may need, but not their compile options, so a
+# student's -fopenmp never reaches a reference made of headers in the bench.
 function(_forge_card_library target backend files include_dirs libraries)
   set(sources "${files}")
   list(FILTER sources INCLUDE REGEX "\\.(c|cc|cpp|cxx|cu)$")
-  if(sources)
-    add_library(${target} OBJECT ${files})
-    set(scope PUBLIC)
-    if(backend STREQUAL "CUDA")
-      target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
-    endif()
-  else()
+  if(NOT sources)
     add_library(${target} INTERFACE ${files})
-    set(scope INTERFACE)
+    target_include_directories(${target} INTERFACE ${include_dirs})
+    # forge::bench: the regions a HOST call marks, the prep step's PrepIo.
+    target_link_libraries(${target} INTERFACE forge::bench ${libraries})
+    return()
   endif()
-  target_include_directories(${target} ${scope} ${include_dirs})
-  # forge::bench: the regions a HOST call marks, the prep step's PrepIo.
-  target_link_libraries(${target} ${scope} forge::bench ${libraries})
+  add_library(${target} OBJECT ${files})
+  if(backend STREQUAL "CUDA")
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
+  endif()
+  target_include_directories(${target} PUBLIC ${include_dirs})
+  target_link_libraries(${target} PUBLIC forge::bench PRIVATE ${libraries})
+  foreach(library IN LISTS libraries)
+    target_link_libraries(${target} INTERFACE "$<LINK_ONLY:${library}>")
+    if(TARGET ${library})
+      target_include_directories(${target} SYSTEM INTERFACE
+        "$<TARGET_PROPERTY:${library},INTERFACE_INCLUDE_DIRECTORIES>")
+      target_compile_definitions(${target} INTERFACE "$<TARGET_PROPERTY:${library},INTERFACE_COMPILE_DEFINITIONS>")
+    endif()
+  endforeach()
 endfunction()
 
 # Proof that a side's objects link on their own: the `role`'s object library

@@ -4,7 +4,8 @@
 # symbol, though the bench itself links every side's libraries. Each side is a
 # target of its own: two versions of one function (both sides define
 # `side_kernel`, as a naive and a tuned file of one kernel do) link once a
-# compile definition renames each side's.
+# compile definition renames each side's. A side made of headers compiles in
+# the bench, with its own libraries' options, never the other side's.
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 set(source "${WORK_DIR}/consumer")
@@ -28,9 +29,23 @@ target_compile_options(mine INTERFACE -fno-signed-zeros)
 target_compile_options(forge_scale_student PRIVATE "-DSTUDENT_NOTE=\"a b\"")
 target_compile_definitions(forge_scale_reference PRIVATE side_kernel=reference_side_kernel)
 target_compile_definitions(forge_scale_student PRIVATE side_kernel=student_side_kernel)
+# A reference made of headers compiles in the bench, which links the student's library.
+forge_add_operator(scale_inline BACKEND HOST
+  REFERENCE reference/reference.hpp STUDENT_LIBRARIES mine)
+]=])
+set(inline_card "${source}/scale_inline")
+file(WRITE "${inline_card}/reference/reference.hpp" [=[
+#pragma once
+#include <cstdint>
+namespace reference {
+inline void scale_inline(const float* x, float* y, std::int64_t n) {
+    for (std::int64_t i = 0; i < n; ++i) y[i] = 2.0f * x[i];
+}
+}  // namespace reference
 ]=])
 configure_consumer("${source}" "${build}" result log)  # scaffolds
 declare_placeholder("${card}")
+declare_placeholder("${inline_card}")
 
 # Each side calls its own library and the shared one: the bench builds.
 function(write_side side library)
@@ -89,6 +104,27 @@ if(NOT "-fno-signed-zeros" IN_LIST student_options OR "-fno-signed-zeros" IN_LIS
 endif()
 expect_match("${log}" "notice: the sides were compiled with different options [^\n]*: the student alone has -DSTUDENT_NOTE=\"a b\" \\(CXX\\), -fno-signed-zeros \\(CXX\\); the reference alone has -fno-trapping-math \\(CXX\\)"
   "the notice names each side's own options")
+
+# The headers-only reference compiles in the bench without the student's library's option.
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_scale_inline_bench
+  RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
+if(NOT result EQUAL 0)
+  fail("a card whose reference is made of headers did not build:\n${log}")
+endif()
+file(GLOB_RECURSE bench "${build}/forge_scale_inline_bench")
+execute_process(COMMAND "${bench}" --contract "${inline_card}/window.toml" --eval "${WORK_DIR}/eval.json"
+  --operator scale_inline --quick RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
+if(NOT result EQUAL 0)
+  fail("the bench of a card whose reference is made of headers failed:\n${log}")
+endif()
+file(READ "${WORK_DIR}/eval.json" eval)
+side_options(student student_options)
+side_options(reference reference_options)
+if(NOT "-fno-signed-zeros" IN_LIST student_options OR "-fno-signed-zeros" IN_LIST reference_options)
+  fail("the student's library's option reached the reference made of headers in the bench: "
+    "${student_options} / ${reference_options}")
+endif()
+expect_match("${log}" "the student alone has -fno-signed-zeros \\(CXX\\)" "the notice names the student's option")
 
 # The student calls the reference's library: its link check fails, naming the symbol.
 write_side(student vendor)
