@@ -21,7 +21,10 @@ add_library(shared STATIC libs/shared.cpp)
 add_library(vendor STATIC libs/vendor.cpp)
 add_library(mine STATIC libs/mine.cpp)
 forge_add_operator(scale BACKEND HOST
-  LIBRARIES shared REFERENCE_LIBRARIES vendor STUDENT_LIBRARIES mine)
+  LIBRARIES shared REFERENCE_LIBRARIES vendor STUDENT_LIBRARIES mine late_headers -Wl,--as-needed)
+# Defined after the call: the student's header includes its header, in the bench too.
+add_library(late_headers INTERFACE)
+target_include_directories(late_headers INTERFACE "${CMAKE_CURRENT_SOURCE_DIR}/libs/late")
 # Options one side has alone, one set after forge_add_operator() and holding quotes;
 # a side's library's options reach that side's sources only, though the bench links both.
 target_compile_options(vendor INTERFACE -fno-trapping-math)
@@ -43,9 +46,11 @@ inline void scale_inline(const float* x, float* y, std::int64_t n) {
 }
 }  // namespace reference
 ]=])
+file(WRITE "${source}/libs/late/late.hpp" "#pragma once\ninline constexpr int late_marker = 1;\n")
 configure_consumer("${source}" "${build}" result log)  # scaffolds
 declare_placeholder("${card}")
 declare_placeholder("${inline_card}")
+file(APPEND "${card}/student/student.hpp" "#include \"late.hpp\"\n")
 
 # Each side calls its own library and the shared one: the bench builds.
 function(write_side side library)
