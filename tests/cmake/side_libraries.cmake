@@ -71,20 +71,27 @@ endfunction()
 write_side(reference vendor)
 write_side(student mine)
 configure_ok("${source}" "${build}")
-execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_scale_bench
-  RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
-if(NOT result EQUAL 0)
-  fail("a card whose sides call LIBRARIES and their own libraries did not build:\n${log}")
-endif()
+
+# Builds and runs the operator's bench (`--quick`): its output in `log`, its eval.json in `eval`.
+function(run_bench operator card what)
+  execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_${operator}_bench
+    RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
+  if(NOT result EQUAL 0)
+    fail("a card whose ${what} did not build:\n${log}")
+  endif()
+  file(GLOB_RECURSE bench "${build}/forge_${operator}_bench")
+  execute_process(COMMAND "${bench}" --contract "${card}/window.toml" --eval "${WORK_DIR}/eval.json"
+    --operator ${operator} --quick RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
+  if(NOT result EQUAL 0)
+    fail("the bench of a card whose ${what} failed:\n${log}")
+  endif()
+  file(READ "${WORK_DIR}/eval.json" eval)
+  set(log "${log}" PARENT_SCOPE)
+  set(eval "${eval}" PARENT_SCOPE)
+endfunction()
 
 # The bench records each side's options and says where they differ.
-file(GLOB_RECURSE bench "${build}/forge_scale_bench")
-execute_process(COMMAND "${bench}" --contract "${card}/window.toml" --eval "${WORK_DIR}/eval.json"
-  --operator scale --quick RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
-if(NOT result EQUAL 0)
-  fail("the bench of a card with per-side libraries failed:\n${log}")
-endif()
-file(READ "${WORK_DIR}/eval.json" eval)
+run_bench(scale "${card}" "sides call LIBRARIES and their own libraries")
 # Each language's options as a list, one entry an option.
 function(side_options side out)
   string(JSON count LENGTH "${eval}" build ${side}_options CXX)
@@ -111,18 +118,7 @@ expect_match("${log}" "notice: the sides were compiled with different options [^
   "the notice names each side's own options")
 
 # The headers-only reference compiles in the bench without the student's library's option.
-execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_scale_inline_bench
-  RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
-if(NOT result EQUAL 0)
-  fail("a card whose reference is made of headers did not build:\n${log}")
-endif()
-file(GLOB_RECURSE bench "${build}/forge_scale_inline_bench")
-execute_process(COMMAND "${bench}" --contract "${inline_card}/window.toml" --eval "${WORK_DIR}/eval.json"
-  --operator scale_inline --quick RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
-if(NOT result EQUAL 0)
-  fail("the bench of a card whose reference is made of headers failed:\n${log}")
-endif()
-file(READ "${WORK_DIR}/eval.json" eval)
+run_bench(scale_inline "${inline_card}" "reference is made of headers")
 side_options(student student_options)
 side_options(reference reference_options)
 if(NOT "-fno-signed-zeros" IN_LIST student_options OR "-fno-signed-zeros" IN_LIST reference_options)
