@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -51,5 +52,30 @@ BOOST_AUTO_TEST_CASE(every_layout_sees_each_order_with_each_variant) {
         BOOST_TEST(seen.size() == layouts);
         for (const auto& [layout, pairs] : seen) BOOST_TEST(pairs.size() == 4u, "layout " << layout);
         BOOST_TEST(first[0] == first[1]);
+    }
+}
+
+// A side's call right after its own, on the same tensors, has had one flush
+// since it last touched them, where the other's calls have had several; a flush
+// that leaves a few lines behind makes such a call faster. Both sides get as
+// many of them, on every layout count, in every block.
+BOOST_AUTO_TEST_CASE(each_side_follows_its_own_call_on_one_layout_as_often) {
+    for (std::size_t layouts = 1; layouts <= 8; ++layouts) {
+        const fb::RoundSchedule schedule(layouts);
+        std::array<std::size_t, 2> after_own{};
+        std::optional<std::pair<fb::Side, std::size_t>> previous;  // the last call's side and layout
+        for (std::size_t r = 0; r < rounds; ++r) {
+            const fb::Side first = fb::RoundSchedule::first(r);
+            const fb::Side second = first == fb::Side::reference ? fb::Side::student : fb::Side::reference;
+            for (const fb::Side side : {first, second}) {
+                const std::pair call{side, schedule.layout(r)};
+                if (previous == call) ++after_own[side == fb::Side::reference ? 0 : 1];
+                previous = call;
+            }
+            if ((r + 1) % fb::RoundSchedule::block == 0) {
+                BOOST_TEST(after_own[0] == after_own[1], "layouts " << layouts << ", round " << r);
+            }
+        }
+        BOOST_TEST(after_own[0] > 0u);
     }
 }
