@@ -71,7 +71,7 @@ void notice_unchecked_kernel_sets(WorkloadContext& context, const std::string& w
 Sample timed_sample(WorkloadContext& context, SideState& state, int v, std::size_t round) {
     Runtime& runtime = context.runtime;
     context.load(state, v);
-    runtime.flush_cache();
+    context.flush_caches(state);
     touch_bookkeeping(context, state);
     std::unique_ptr<LaunchLog> launches = runtime.log_launches();
     const Sample sample =
@@ -104,7 +104,7 @@ void warm_up(WorkloadContext& context, const StoppingParameters& stopping) {
         for (SideState& state : context.sides) {
             context.use_layout(state, calls % layouts);
             context.load(state, RoundSchedule::warm_up_variant);
-            context.runtime.flush_cache();
+            context.flush_caches(state);
             context.call(state);
             context.runtime.synchronize();
             check_guards(context, state);
@@ -216,7 +216,7 @@ void measure_pipelined(WorkloadContext& context, WorkloadRecord& result) {
             SideState& state = context.side(s);
             const int calls = result.side(s).pipelined_calls;
             context.load(state, 0);
-            context.runtime.flush_cache();
+            context.flush_caches(state);
             const Sample batch = scheduled_reading(
                 context, [&] { return context.runtime.time_calls([&] { context.call(state); }, calls); });
             per_call_ms[WorkloadContext::index_of(s)].push_back((batch.ms - batch.wait_ms.value_or(0.0)) / calls);

@@ -57,6 +57,12 @@ void WorkloadContext::load(SideState& state, int variant) {
     }
 }
 
+void WorkloadContext::flush_caches(SideState& state) {
+    runtime.flush_cache();
+    for (const Tensor& input : state.inputs()) runtime.evict(input);
+    for (const Tensor& output : state.outputs()) runtime.evict(output);
+}
+
 void WorkloadContext::call(SideState& state) {
     try {
         bench.call(state.side)(state.io);

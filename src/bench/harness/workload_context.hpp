@@ -86,6 +86,9 @@ public:
     void use_layout(SideState& state, std::size_t layout);
     // A call's inputs, and its accumulating outputs at their start: outside the window.
     void load(SideState& state, int variant);
+    // The caches before a call of the side: the runtime's flush, then the side's
+    // own tensors evicted (Runtime::evict).
+    void flush_caches(SideState& state);
     // The side's call; a refusal (a tensor read as another dtype, an undeclared
     // name) or its own exception fails the run naming the workload and the side.
     void call(SideState& state);

@@ -59,7 +59,7 @@ void take_profiled_calls(WorkloadContext& context, std::array<ProfiledSide, 2>& 
             // Variants alternate as in the rounds, so no call repeats its previous one's inputs.
             const int variant = static_cast<int>(p.attempts % input_variants);
             context.load(state, variant);
-            context.runtime.flush_cache();
+            context.flush_caches(state);
             const SchedulerReading before = context.scheduler.read();
             const std::int64_t start = now_ns();
             Profile profile = context.runtime.profile_call(

@@ -73,6 +73,24 @@ CacheSize last_level_cache() {
     return {fallback_bytes, "fallback"};
 }
 
+void evict_lines(const std::byte* data, std::size_t bytes) noexcept {
+    // 64 bytes: the line of every x86-64 CPU and of most AArch64 ones; a smaller
+    // step than a CPU's line only flushes a line twice.
+    constexpr std::size_t line = 64;
+    const auto first = reinterpret_cast<std::uintptr_t>(data) / line * line;
+    const auto end = reinterpret_cast<std::uintptr_t>(data) + bytes;
+#if defined(__x86_64__)
+    for (std::uintptr_t p = first; p < end; p += line) __builtin_ia32_clflush(reinterpret_cast<const void*>(p));
+    __builtin_ia32_mfence();
+#elif defined(__aarch64__)
+    for (std::uintptr_t p = first; p < end; p += line) asm volatile("dc civac, %0" : : "r"(p) : "memory");
+    asm volatile("dsb ish" : : : "memory");
+#else
+    static_cast<void>(first);
+    static_cast<void>(end);
+#endif
+}
+
 // Its own memory off the heap, on huge pages where the kernel allows them: the
 // flush then evicts the caches without also evicting every TLB entry, whose
 // misses would land in the next timed call.

@@ -17,6 +17,10 @@ struct CacheSize {
 // under /sys/devices/system/cpu/cpuN/cache, else sysconf(_SC_LEVEL3_CACHE_SIZE), else 32 MiB.
 [[nodiscard]] CacheSize last_level_cache();
 
+// Writes back and drops every cache line of [data, data + bytes) at every level
+// (x86-64: clflush; AArch64: dc civac), then waits for it; elsewhere nothing.
+void evict_lines(const std::byte* data, std::size_t bytes) noexcept;
+
 class CacheFlusher {
 public:
     // Reads and writes every cache line of `bytes` of its own memory on each

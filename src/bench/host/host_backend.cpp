@@ -81,7 +81,7 @@ public:
                 {"last_level_cache_bytes", cache_.bytes},
                 {"last_level_cache_source", cache_.source},
                 {"flush_bytes", flusher_.bytes()},
-                {"flush", "read-modify-write of every cache line"},
+                {"flush", "read-modify-write of every cache line, then the side's own tensors' lines flushed"},
                 {"transparent_huge_pages", huge_pages_.empty() ? nlohmann::json(nullptr) : nlohmann::json(huge_pages_)},
                 {"flush_probe",
                  {{"working_set_bytes", probe_.working_set_bytes},
@@ -132,6 +132,8 @@ public:
         pin_.release_side_threads();
         flusher_.flush();
     }
+
+    void evict(const Tensor& tensor) override { evict_lines(tensor.raw(), tensor.bytes()); }
 
     [[nodiscard]] double time_call(const std::function<void()>& call) override { return time_calls(call, 1); }
     [[nodiscard]] bool reads_thread_time() const override { return true; }
