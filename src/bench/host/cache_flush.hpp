@@ -18,7 +18,8 @@ struct CacheSize {
 [[nodiscard]] CacheSize last_level_cache();
 
 // Writes back and drops every cache line of [data, data + bytes) at every level
-// (x86-64: clflush; AArch64: dc civac), then waits for it; elsewhere nothing.
+// (x86-64: clflushopt where the CPU has it, else clflush; AArch64: dc civac),
+// then waits for it; elsewhere nothing.
 void evict_lines(const std::byte* data, std::size_t bytes) noexcept;
 
 class CacheFlusher {
