@@ -202,7 +202,9 @@ BOOST_AUTO_TEST_CASE(a_cuda_bench_without_the_cuda_backend_skips_with_77_and_say
     const fs::path eval = dir.path / "eval.json";
     const fb::BuildInfo build{.build_type = "Release", .compiler = "GNU 12.2.0", .flags = "-O3",
                               .cuda_compiler = "NVIDIA 13.0.48", .cuda_flags = "-O3", .optimized = true,
-                              .cuda_architectures = "90-real", .c_compiler = "GNU 12.2.0", .c_flags = "-O2"};
+                              .cuda_architectures = "90-real", .c_compiler = "GNU 12.2.0", .c_flags = "-O2",
+                              .reference_options = "CXX=-falign-functions=64\n",
+                              .student_options = "CXX=-falign-functions=64\n"};
     const int code = bench_main({"--contract", (data_dir / "add_symmetric.toml").string(), "--eval", eval.string(),
                                  "--operator", "add"},
                                 &make_cuda_add, build);
