@@ -61,6 +61,7 @@ function(_forge_finalize)
   _forge_check_testing_enabled()
   _forge_validate()
   _forge_add_build_test()
+  _forge_write_ctest_custom()
 endfunction()
 
 cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _forge_finalize)

@@ -21,6 +21,7 @@ function(_forge_add_operator_tests name card backend gate timeout labels)
     list(APPEND bench_args --quick)
   endif()
   add_test(NAME forge.${name}.bench COMMAND forge_${name}_bench ${bench_args} WORKING_DIRECTORY "${run_dir}")
+  set_property(GLOBAL APPEND PROPERTY _FORGE_BENCH_EVALS "forge.${name}.bench|${eval}")
   # The bench exits 77 when the backend has no device: CTest's skip.
   set_tests_properties(forge.${name}.bench PROPERTIES
     FIXTURES_SETUP forge.${name}
@@ -86,6 +87,41 @@ function(_forge_add_build_test)
   add_test(NAME forge.build
     COMMAND "${CMAKE_COMMAND}" --build "${CMAKE_BINARY_DIR}" ${config_args} --target ${targets})
   set_tests_properties(forge.build PROPERTIES FIXTURES_SETUP forge.build LABELS forge)
+endfunction()
+
+# CTest shows a skipped bench as `***Skipped`, without the reason its eval.json
+# keeps: after the tests, ctest prints the skipped benches of the run once, with
+# their reasons (ForgeSkippedBenches.cmake), from the build tree's
+# CTestCustom.cmake. A project that writes its own CTestCustom.cmake keeps it;
+# it can include() <build>/CMakeFiles/ForgeCTestCustom.cmake to have this too.
+function(_forge_write_ctest_custom)
+  get_property(benches GLOBAL PROPERTY _FORGE_BENCH_EVALS)
+  if(NOT benches)
+    return()
+  endif()
+  set(state "${CMAKE_BINARY_DIR}/CMakeFiles")
+  list(JOIN benches "\n" lines)
+  file(CONFIGURE OUTPUT "${state}/ForgeBenches.txt" CONTENT "@lines@\n" @ONLY)
+  set(script "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ForgeSkippedBenches.cmake")
+  set(started "${state}/ForgeCTestStarted")
+  file(CONFIGURE OUTPUT "${state}/ForgeCTestCustom.cmake" @ONLY CONTENT [==[
+# Written by ForgeKernel (ForgeTests.cmake): say once which benches of a ctest run did not run, and why.
+# A failing post-test command fails the ctest run: none without its script.
+if(EXISTS [[@script@]])
+  list(APPEND CTEST_CUSTOM_PRE_TEST [[ "@CMAKE_COMMAND@" -E touch "@started@" ]])
+  list(APPEND CTEST_CUSTOM_POST_TEST
+    [[ "@CMAKE_COMMAND@" "-DFORGE_BENCHES=@state@/ForgeBenches.txt" "-DFORGE_STARTED=@started@" -P "@script@" ]])
+endif()
+]==])
+  set(custom "${CMAKE_BINARY_DIR}/CTestCustom.cmake")
+  set(marker "# ForgeKernel's: include(\"${state}/ForgeCTestCustom.cmake\")")
+  if(EXISTS "${custom}")
+    file(STRINGS "${custom}" first LIMIT_COUNT 1)
+    if(NOT first STREQUAL marker)
+      return()  # the project's own
+    endif()
+  endif()
+  file(CONFIGURE OUTPUT "${custom}" CONTENT "${marker}\ninclude(\"${state}/ForgeCTestCustom.cmake\")\n" @ONLY)
 endfunction()
 
 # add_test() is silently dropped in a directory where testing is off, and ctest
