@@ -8,11 +8,17 @@ the difference is the function: argument checks, scaffold checks, four card
 targets, four tests, and the one `forge check` over every contract.
 
     configure_cost.py --prefix <ForgeKernel install> [--operators 150] [--runs 5] [--work DIR]
+                      [--generators Ninja "Unix Makefiles"]
 
-Prints the median wall time of a fresh configure (new build directory) and of
-a re-configure (existing cache) for each project, and their ratios.
+For each generator (both by default) prints the median wall time of a fresh
+configure (new build directory) and of a re-configure (existing cache) for each
+project, and their ratios. The two projects take turns run by run, the first
+one alternating, so a busy neighbour slows both alike; one untimed configure of
+each comes first (a cold file cache would slow the first run alone), and the
+disk is synced before each timed one.
 """
 import argparse
+import os
 import pathlib
 import shutil
 import statistics
@@ -61,13 +67,25 @@ def write_cards(templates: pathlib.Path, source: pathlib.Path, operators: list[s
         (source / op / "window.toml").write_text(CONTRACT)
 
 
-def configure(source: pathlib.Path, build: pathlib.Path, prefix: str, fresh: bool) -> float:
+def configure(source: pathlib.Path, build: pathlib.Path, prefix: str, generator: str, fresh: bool) -> float:
     if fresh:
         shutil.rmtree(build, ignore_errors=True)
+    # The previous run's files and the tree just removed are written out (and,
+    # on a disk mounted with `discard`, trimmed) now, not inside this timing.
+    os.sync()
     start = time.perf_counter()
-    subprocess.run(["cmake", "-S", source, "-B", build, "-G", "Ninja", f"-DCMAKE_PREFIX_PATH={prefix}"],
+    subprocess.run(["cmake", "-S", source, "-B", build, "-G", generator, f"-DCMAKE_PREFIX_PATH={prefix}"],
                    check=True, capture_output=True)
     return time.perf_counter() - start
+
+
+def interleaved(names: list[str], runs: int, configure_one) -> dict[str, float]:
+    """The median of `runs` calls of configure_one(name) per name, the names taking turns."""
+    times = {name: [] for name in names}
+    for run in range(runs):
+        for name in names if run % 2 == 0 else reversed(names):
+            times[name].append(configure_one(name))
+    return {name: statistics.median(each) for name, each in times.items()}
 
 
 def main() -> None:
@@ -76,6 +94,8 @@ def main() -> None:
     parser.add_argument("--operators", type=int, default=150)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--work", type=pathlib.Path)
+    parser.add_argument("--generators", nargs="+", default=["Ninja", "Unix Makefiles"],
+                        help='CMake generators to time, each in turn (default: Ninja "Unix Makefiles")')
     args = parser.parse_args()
 
     work = args.work or pathlib.Path(tempfile.mkdtemp(prefix="forge-configure-cost-"))
@@ -85,22 +105,31 @@ def main() -> None:
         "forge_add_operator": HEAD + "".join(f"forge_add_operator({op} BACKEND HOST)\n" for op in operators),
         "add_executable": HEAD + "".join(PLAIN.format(op=op) for op in operators),
     }
-    results = {}
     for name, cmakelists in projects.items():
         source = work / name
         shutil.rmtree(source, ignore_errors=True)
         write_cards(templates, source, operators)
         (source / "CMakeLists.txt").write_text(cmakelists)
-        build = work / f"{name}-build"
-        fresh = [configure(source, build, args.prefix, fresh=True) for _ in range(args.runs)]
-        again = [configure(source, build, args.prefix, fresh=False) for _ in range(args.runs)]
-        results[name] = (statistics.median(fresh), statistics.median(again))
 
-    print(f"{args.operators} operators, median of {args.runs} runs (work: {work})")
-    for name, (fresh, again) in results.items():
-        print(f"  {name:20s} fresh configure {fresh:6.2f} s   re-configure {again:6.2f} s")
-    (ff, fa), (pf, pa) = results["forge_add_operator"], results["add_executable"]
-    print(f"  ratio                fresh configure {ff / pf:6.2f}x    re-configure {fa / pa:6.2f}x")
+    names = list(projects)
+    print(f"{args.operators} operators, median of {args.runs} runs each, the projects taking turns (work: {work})")
+    for generator in args.generators:
+        def build(name: str) -> pathlib.Path:
+            return work / f"{name}-build-{generator.replace(' ', '_')}"
+
+        def one(name: str, fresh: bool) -> float:
+            return configure(work / name, build(name), args.prefix, generator, fresh)
+
+        for name in names:
+            one(name, fresh=True)  # untimed: a warm file cache for both
+        fresh = interleaved(names, args.runs, lambda name: one(name, fresh=True))
+        again = interleaved(names, args.runs, lambda name: one(name, fresh=False))
+        print(f"{generator}:")
+        for name in names:
+            print(f"  {name:20s} fresh configure {fresh[name]:6.2f} s   re-configure {again[name]:6.2f} s")
+        forge, plain = names
+        print(f"  {'ratio':20s} fresh configure {fresh[forge] / fresh[plain]:6.2f}x    "
+              f"re-configure {again[forge] / again[plain]:6.2f}x", flush=True)
 
 
 if __name__ == "__main__":
