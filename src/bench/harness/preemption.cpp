@@ -1,30 +1,22 @@
 #include "preemption.hpp"
 
-#include <fcntl.h>
-#include <sys/resource.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 
+#include "kernel_calls.hpp"
 #include "timer.hpp"
 
 namespace forge::bench {
 
 namespace {
 
-// -1 when the clock cannot be read, as SchedulerReading marks a field it lacks.
-std::int64_t cpu_clock_ns(clockid_t clock) noexcept {
-    timespec cpu{};
-    if (::clock_gettime(clock, &cpu) != 0) return -1;
-    return static_cast<std::int64_t>(cpu.tv_sec) * 1'000'000'000 + cpu.tv_nsec;
-}
-
-// The process's and the calling thread's CPU clocks, into a reading's two fields.
+// The process's and the calling thread's CPU clocks, into a reading's two
+// fields (-1 where one cannot be read, as SchedulerReading marks a field it lacks).
 void read_cpu_clocks(SchedulerReading& reading) noexcept {
-    reading.process_cpu_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-    reading.thread_cpu_ns = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    reading.process_cpu_ns = kernel::clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+    reading.thread_cpu_ns = kernel::clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 // The CPU time of all the process's threads but this one at `reading`; -1: unknown.
@@ -80,16 +72,15 @@ std::int64_t other_threads_cpu_ns() noexcept {
     return other_threads_ns(clocks);
 }
 
-SchedulerWatch::SchedulerWatch() : schedstat_(::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)) {}
+SchedulerWatch::SchedulerWatch() : schedstat_(kernel::open_to_read("/proc/thread-self/schedstat")) {}
 
 SchedulerWatch::~SchedulerWatch() {
-    if (schedstat_ >= 0) ::close(schedstat_);
+    if (schedstat_ >= 0) kernel::close(schedstat_);
 }
 
 SchedulerReading SchedulerWatch::read() const noexcept {
     SchedulerReading reading;
-    rusage usage{};
-    if (::getrusage(RUSAGE_THREAD, &usage) == 0) reading.involuntary_switches = usage.ru_nivcsw;
+    reading.involuntary_switches = kernel::involuntary_switches();
     read_cpu_clocks(reading);
     reading.run_queue_ns = run_queue_ns();
     return reading;
@@ -109,7 +100,7 @@ std::int64_t SchedulerWatch::run_queue_ns() const noexcept {
     // "<ns on the CPU> <ns waiting on a run queue> <times run>"
     char text[96];
     if (schedstat_ < 0) return -1;
-    const ssize_t length = ::pread(schedstat_, text, sizeof(text) - 1, 0);
+    const long length = kernel::read_at(schedstat_, text, sizeof(text) - 1, 0);
     if (length <= 0) return -1;
     text[length] = '\0';
     char* end = nullptr;

@@ -12,6 +12,7 @@
 #include "cache_flush.hpp"
 #include "flush_probe.hpp"
 #include "guarded_memory.hpp"
+#include "kernel_calls.hpp"
 #include "preemption.hpp"
 #include "regions.hpp"
 #include "runtime.hpp"
@@ -88,7 +89,8 @@ public:
                   {"warm_ms", probe_.warm_ms},
                   {"flushed_ms", probe_.flushed_ms},
                   {"effective", probe_.effective()}}},
-                {"clock", "steady_clock"}};
+                {"clock", kernel::calls_directly() ? "CLOCK_MONOTONIC, by system call"
+                                                   : "CLOCK_MONOTONIC, through the C library's syscall()"}};
     }
 
     [[nodiscard]] std::vector<std::string> notices() const override {
