@@ -400,7 +400,8 @@ endfunction()
 # calls student code, or a student that calls the reference or a library given
 # only to the reference (REFERENCE_LIBRARIES), fails this link, naming the
 # symbol. The bench links every side's libraries, so it could not tell. A
-# student made of headers only has no objects to check.
+# student made of headers only has no objects to check. The student's objects
+# are also held to ForgeStudentSymbols.cmake once linked.
 function(_forge_add_link_check name role backend libraries)
   set(prefix forge_${name})
   get_target_property(type ${prefix}_${role} TYPE)
@@ -417,6 +418,14 @@ function(_forge_add_link_check name role backend libraries)
     set_target_properties(${prefix}_${role}_link_check PROPERTIES LINKER_LANGUAGE CUDA)
   endif()
   add_dependencies(${prefix}_bench ${prefix}_${role}_link_check)
+  if(role STREQUAL "student")
+    # A student that defines a function the harness times with is refused by name.
+    add_custom_command(TARGET ${prefix}_student_link_check POST_BUILD
+      COMMAND "${CMAKE_COMMAND}" "-DNM=${CMAKE_NM}" "-DOPERATOR=${name}"
+        "-DCHECK=$<TARGET_FILE:${prefix}_student_link_check>" "-DOBJECTS=$<TARGET_OBJECTS:${prefix}_student>"
+        -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ForgeStudentSymbols.cmake"
+      VERBATIM)
+  endif()
 endfunction()
 
 # The flags that align the timed code of a card (the reference, the student and
