@@ -61,12 +61,12 @@ if(skipped EQUAL 0)
   return()
 endif()
 if(skipped EQUAL 1)
-  set(counted "1 bench")
+  message("ForgeKernel: 1 bench did not run, so this run measured no ratio for it (its checks skipped too; "
+    "its eval.json keeps the reason, and `forge report` lists it):")
 else()
-  set(counted "${skipped} benches")
+  message("ForgeKernel: ${skipped} benches did not run, so this run measured no ratio for them (their checks "
+    "skipped too; each eval.json keeps the reason, and `forge report` lists them):")
 endif()
-message("ForgeKernel: ${counted} did not run, so this run measured no ratio for them "
-  "(their checks skipped too; each eval.json keeps the reason, and `forge report` lists them):")
 foreach(i RANGE 1 ${reasons})
   list(JOIN tests_${i} ", " tests)
   message("  ${tests}: ${reason_${i}}")
