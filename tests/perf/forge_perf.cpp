@@ -83,7 +83,11 @@ forge::SideReading large_side(std::size_t rows) {
         total += time_ns;
         table.kernels.push_back({.name = std::move(name), .launches = 1, .time_ns = time_ns, .pct = 0.0});
     }
-    return {.ms = total / 1e6, .kernels = std::move(table), .profiler = forge::ProfilerDigest{.total_ns = total, .calls = 1}};
+    return {.ms = total / 1e6,
+            .throughput = {},
+            .kernels = std::move(table),
+            .profiler = forge::ProfilerDigest{.total_ns = total, .calls = 1},
+            .kernel_set_changed = std::nullopt};
 }
 
 void credit_10000_rows(benchmark::State& state) {
