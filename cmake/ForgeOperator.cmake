@@ -152,9 +152,7 @@ function(forge_add_operator)
     # 3.25 knows no CUDA_STANDARD 20 flag for nvcc).
     target_compile_options(${prefix}_bench PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
   endif()
-  foreach(timed IN ITEMS bench reference student)
-    _forge_align_timed_code(${prefix}_${timed})
-  endforeach()
+  _forge_align_timed_code("${enabled_languages}" ${prefix}_bench ${prefix}_reference ${prefix}_student)
   _forge_record_build("${context}" ${prefix}_bench ${prefix}_reference ${prefix}_student ${arg_BACKEND}
     "${card_languages}")
   _forge_add_link_check(${name} student ${arg_BACKEND} "${student_libraries}")
@@ -437,29 +435,40 @@ endfunction()
 # to the harness or to another card could move a ratio by 30%. Aligned, every
 # loop starts at the same place in its cache line wherever the function lands:
 # 1.81 to 1.85 over six placements. For the `language` (C or CXX) compiler: GCC
-# and Clang 13 on; elsewhere none.
+# and Clang 13 on; elsewhere none. Decided once per project and language.
 function(_forge_timed_code_flags language out)
+  get_property(known GLOBAL PROPERTY _FORGE_TIMED_CODE_FLAGS_${language} SET)
+  if(known)
+    get_property(flags GLOBAL PROPERTY _FORGE_TIMED_CODE_FLAGS_${language})
+    set(${out} "${flags}" PARENT_SCOPE)
+    return()
+  endif()
   set(flags "")
   set(id "${CMAKE_${language}_COMPILER_ID}")
   if(id STREQUAL "GNU" OR (id STREQUAL "Clang" AND CMAKE_${language}_COMPILER_VERSION VERSION_GREATER_EQUAL 13))
     set(flags -falign-functions=64 -falign-loops=64)
   endif()
+  set_property(GLOBAL PROPERTY _FORGE_TIMED_CODE_FLAGS_${language} "${flags}")
   set(${out} "${flags}" PARENT_SCOPE)
 endfunction()
 
-# Those flags on the C++ and C sources `target` compiles itself (a vendored
-# kernel is often C).
-function(_forge_align_timed_code target)
-  get_target_property(type ${target} TYPE)
-  if(type STREQUAL "INTERFACE_LIBRARY")
-    return()
-  endif()
-  get_property(enabled_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+# Those flags on the C++ and C sources each of `targets` compiles itself (a
+# vendored kernel is often C); an interface library compiles none.
+function(_forge_align_timed_code enabled_languages)
+  set(targets "")
+  foreach(target IN LISTS ARGN)
+    get_target_property(type ${target} TYPE)
+    if(NOT type STREQUAL "INTERFACE_LIBRARY")
+      list(APPEND targets ${target})
+    endif()
+  endforeach()
   foreach(language IN ITEMS CXX C)
     if(language IN_LIST enabled_languages)
       _forge_timed_code_flags(${language} flags)
       if(flags)
-        target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:${language}>:${flags}>")
+        foreach(target IN LISTS targets)
+          target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:${language}>:${flags}>")
+        endforeach()
       endif()
     endif()
   endforeach()
@@ -586,27 +595,34 @@ function(_forge_record_side_options bench reference student languages)
   set(language "$<COMPILE_LANGUAGE>")
   # "<language>=<option>\t<option>...\n", each option a raw string of its own.
   set(between ")forge_options\" \"\\t\" R\"forge_options(")
-  set(per_language "")
-  foreach(side IN ITEMS reference student)
-    string(TOUPPER ${side} SIDE)
-    string(APPEND per_language "#define FORGE_BENCH_${SIDE}_OPTIONS_${language} \"${language}=\" "
-      "R\"forge_options($<JOIN:$<TARGET_PROPERTY:${${side}},COMPILE_OPTIONS>,${between}>)forge_options\" \"\\n\"\n")
-  endforeach()
+  string(CONCAT per_language
+    "#define FORGE_BENCH_REFERENCE_OPTIONS_${language} \"${language}=\" "
+    "R\"forge_options($<JOIN:$<TARGET_PROPERTY:${reference},COMPILE_OPTIONS>,${between}>)forge_options\" \"\\n\"\n"
+    "#define FORGE_BENCH_STUDENT_OPTIONS_${language} \"${language}=\" "
+    "R\"forge_options($<JOIN:$<TARGET_PROPERTY:${student},COMPILE_OPTIONS>,${between}>)forge_options\" \"\\n\"\n")
   set(directory "${CMAKE_CURRENT_BINARY_DIR}/${bench}_sides/$<CONFIG>")
   file(GENERATE OUTPUT "${directory}/${language}/forge_sides.h" CONTENT "${per_language}" TARGET ${bench})
-  set(joined "")
-  foreach(side IN ITEMS REFERENCE STUDENT)
-    set(definition "#define FORGE_BENCH_${side}_OPTIONS")
-    foreach(each IN LISTS languages)
-      string(APPEND definition " FORGE_BENCH_${side}_OPTIONS_${each}")
+  # The header that joins them depends on the languages alone: made once for each list.
+  string(REPLACE ";" "_" languages_key "${languages}")
+  get_property(joined GLOBAL PROPERTY _FORGE_SIDES_JOINED_${languages_key})
+  if(NOT joined)
+    foreach(side IN ITEMS REFERENCE STUDENT)
+      set(definition "#define FORGE_BENCH_${side}_OPTIONS")
+      foreach(each IN LISTS languages)
+        string(APPEND definition " FORGE_BENCH_${side}_OPTIONS_${each}")
+      endforeach()
+      string(APPEND joined "${definition}\n")
     endforeach()
-    string(APPEND joined "${definition}\n")
-  endforeach()
-  foreach(each IN LISTS languages)
-    string(PREPEND joined "#include \"${each}/forge_sides.h\"\n")
-  endforeach()
+    foreach(each IN LISTS languages)
+      string(PREPEND joined "#include \"${each}/forge_sides.h\"\n")
+    endforeach()
+    set_property(GLOBAL PROPERTY _FORGE_SIDES_JOINED_${languages_key} "${joined}")
+  endif()
   file(GENERATE OUTPUT "${directory}/forge_sides.h" CONTENT "${joined}")
-  _forge_definition_text("${CMAKE_CURRENT_BINARY_DIR}/${bench}_sides" directory_text)
+  set(directory_text "${CMAKE_CURRENT_BINARY_DIR}/${bench}_sides")
+  if(directory_text MATCHES "[\\\">,;]")
+    _forge_definition_text("${directory_text}" directory_text)
+  endif()
   target_compile_definitions(${bench} PRIVATE
     "FORGE_BENCH_SIDES_HEADER=\"${directory_text}/$<CONFIG>/forge_sides.h\"")
 endfunction()
@@ -627,6 +643,29 @@ function(_forge_record_build context target reference student backend card_langu
   if("C" IN_LIST card_languages)
     list(APPEND languages C)
   endif()
+  # What follows reads only these languages' compilers and flags, the build
+  # type or the configurations, and the GPUs CMake found: a card whose inputs
+  # an earlier card had (most cards of a project) gets its definitions again.
+  string(ASCII 31 separator)
+  set(key "${languages}${separator}${CMAKE_BUILD_TYPE}${separator}${CMAKE_CONFIGURATION_TYPES}")
+  string(APPEND key "${separator}${CMAKE_CUDA_ARCHITECTURES_NATIVE}")
+  set(configs ${CMAKE_BUILD_TYPE} ${CMAKE_CONFIGURATION_TYPES})
+  string(TOUPPER "${configs}" configs)
+  foreach(language IN LISTS languages)
+    string(APPEND key "${separator}${CMAKE_${language}_COMPILER_ID}${separator}${CMAKE_${language}_COMPILER_VERSION}"
+      "${separator}${CMAKE_${language}_FLAGS}")
+    foreach(config IN LISTS configs)
+      string(APPEND key "${separator}${CMAKE_${language}_FLAGS_${config}}")
+    endforeach()
+  endforeach()
+  string(MD5 key "${key}")
+  get_property(definitions GLOBAL PROPERTY _FORGE_BUILD_RECORD_${key})
+  if(definitions)
+    target_compile_definitions(${target} PRIVATE ${definitions})
+    _forge_record_side_options(${target} ${reference} ${student} "${languages}")
+    return()
+  endif()
+
   foreach(language IN ITEMS CUDA C)
     set(${language}_flags "")
     set(${language}_compiler "")
@@ -695,7 +734,7 @@ function(_forge_record_build context target reference student backend card_langu
     endforeach()
   endif()
 
-  target_compile_definitions(${target} PRIVATE
+  set(definitions
     "FORGE_BENCH_BUILD_TYPE=\"${build_type}\""
     "FORGE_BENCH_COMPILER=\"${CXX_compiler}\""
     "FORGE_BENCH_FLAGS=\"${CXX_flags}\""
@@ -705,5 +744,21 @@ function(_forge_record_build context target reference student backend card_langu
     "FORGE_BENCH_C_COMPILER=\"${C_compiler}\""
     "FORGE_BENCH_C_FLAGS=\"${C_flags}\""
     "FORGE_BENCH_OPTIMIZED=${optimized}")
+  if(definitions MATCHES "[][]")
+    # A bracket in a flag would hold the list's items together: one by one, and not kept.
+    target_compile_definitions(${target} PRIVATE
+      "FORGE_BENCH_BUILD_TYPE=\"${build_type}\""
+      "FORGE_BENCH_COMPILER=\"${CXX_compiler}\""
+      "FORGE_BENCH_FLAGS=\"${CXX_flags}\""
+      "FORGE_BENCH_CUDA_COMPILER=\"${CUDA_compiler}\""
+      "FORGE_BENCH_CUDA_FLAGS=\"${CUDA_flags}\""
+      "FORGE_BENCH_CUDA_ARCHITECTURES=\"${architectures}\""
+      "FORGE_BENCH_C_COMPILER=\"${C_compiler}\""
+      "FORGE_BENCH_C_FLAGS=\"${C_flags}\""
+      "FORGE_BENCH_OPTIMIZED=${optimized}")
+  else()
+    set_property(GLOBAL PROPERTY _FORGE_BUILD_RECORD_${key} "${definitions}")
+    target_compile_definitions(${target} PRIVATE ${definitions})
+  endif()
   _forge_record_side_options(${target} ${reference} ${student} "${languages}")
 endfunction()
