@@ -5,26 +5,20 @@
 # racing on one card cannot overwrite each other (or the author).
 include_guard(GLOBAL)
 
-# The default files of `role` (REFERENCE, STUDENT, BENCH, PREP) for `backend`,
-# as absolute paths in `card`: what forge_add_operator() builds when the role's
-# keyword is not given, and what the card is scaffolded with.
-function(_forge_card_files role card backend out)
+# The default files of each role for `backend`, as absolute paths in `card`:
+# what forge_add_operator() builds when the role's keyword is not given, and
+# what the card is scaffolded with: <out>_REFERENCE, <out>_STUDENT, <out>_BENCH
+# and <out>_PREP (the prep step's stub).
+function(_forge_card_files card backend out)
   if(backend STREQUAL "CUDA")
     set(ext cu)
   else()
     set(ext cpp)
   endif()
-  if(role STREQUAL "REFERENCE")
-    set(files reference/reference.hpp reference/reference.${ext})
-  elseif(role STREQUAL "STUDENT")
-    set(files student/student.hpp student/student.${ext})
-  elseif(role STREQUAL "BENCH")
-    set(files bench.${ext})
-  else()
-    set(files prep/prep.hpp prep/prep.cpp)
-  endif()
-  list(TRANSFORM files PREPEND "${card}/")
-  set(${out} "${files}" PARENT_SCOPE)
+  set(${out}_REFERENCE "${card}/reference/reference.hpp" "${card}/reference/reference.${ext}" PARENT_SCOPE)
+  set(${out}_STUDENT "${card}/student/student.hpp" "${card}/student/student.${ext}" PARENT_SCOPE)
+  set(${out}_BENCH "${card}/bench.${ext}" PARENT_SCOPE)
+  set(${out}_PREP "${card}/prep/prep.hpp" "${card}/prep/prep.cpp" PARENT_SCOPE)
 endfunction()
 
 # Creates the missing files among `files` (absolute paths in `card`) that sit
