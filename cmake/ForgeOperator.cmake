@@ -425,21 +425,30 @@ endfunction()
 # only to the reference (REFERENCE_LIBRARIES), fails this link, naming the
 # symbol. The bench links every side's libraries, so it could not tell. A
 # student made of headers only has no objects to check. The student's objects
-# are also held to ForgeStudentSymbols.cmake once linked.
+# are also held to ForgeStudentSymbols.cmake once linked. The link checks of a
+# project share one main(), compiled once (_forge_link_check_main): none
+# compiles anything of its own.
 function(_forge_add_link_check name role backend libraries)
   set(prefix forge_${name})
   get_target_property(type ${prefix}_${role} TYPE)
   if(NOT type STREQUAL "OBJECT_LIBRARY")
     return()
   endif()
-  set(main "${CMAKE_CURRENT_BINARY_DIR}/${name}/${role}_link_check.cpp")
-  if(NOT EXISTS "${main}")
-    file(WRITE "${main}" "// Links the ${role} of ${name} with its own libraries only (forge_add_operator).\nint main() { return 0; }\n")
+  if(NOT TARGET _forge_link_check_main)
+    set(main "${CMAKE_BINARY_DIR}/CMakeFiles/forge_link_check.cpp")
+    if(NOT EXISTS "${main}")
+      file(WRITE "${main}" "// The main() of forge_add_operator()'s link checks, each of which links one side "
+        "of an operator card with its own libraries only.\nint main() { return 0; }\n")
+    endif()
+    add_library(_forge_link_check_main OBJECT EXCLUDE_FROM_ALL "${main}")
   endif()
-  add_executable(${prefix}_${role}_link_check EXCLUDE_FROM_ALL "${main}")
+  add_executable(${prefix}_${role}_link_check EXCLUDE_FROM_ALL $<TARGET_OBJECTS:_forge_link_check_main>)
   target_link_libraries(${prefix}_${role}_link_check PRIVATE ${prefix}_${role} forge::bench ${libraries})
   if(backend STREQUAL "CUDA")
     set_target_properties(${prefix}_${role}_link_check PROPERTIES LINKER_LANGUAGE CUDA)
+  else()
+    # As when it compiled its own main.cpp: the C++ driver links it.
+    set_target_properties(${prefix}_${role}_link_check PROPERTIES LINKER_LANGUAGE CXX)
   endif()
   add_dependencies(${prefix}_bench ${prefix}_${role}_link_check)
   if(role STREQUAL "student")
