@@ -792,31 +792,24 @@ function(_forge_record_build context target reference student backend card_langu
     endforeach()
   endif()
 
-  set(definitions
-    "FORGE_BENCH_BUILD_TYPE=\"${build_type}\""
-    "FORGE_BENCH_COMPILER=\"${CXX_compiler}\""
-    "FORGE_BENCH_FLAGS=\"${CXX_flags}\""
-    "FORGE_BENCH_CUDA_COMPILER=\"${CUDA_compiler}\""
-    "FORGE_BENCH_CUDA_FLAGS=\"${CUDA_flags}\""
-    "FORGE_BENCH_CUDA_ARCHITECTURES=\"${architectures}\""
-    "FORGE_BENCH_C_COMPILER=\"${C_compiler}\""
-    "FORGE_BENCH_C_FLAGS=\"${C_flags}\""
-    "FORGE_BENCH_OPTIMIZED=${optimized}")
-  if(definitions MATCHES "[][]")
-    # A bracket in a flag would hold the list's items together: one by one, and not kept.
-    target_compile_definitions(${target} PRIVATE
-      "FORGE_BENCH_BUILD_TYPE=\"${build_type}\""
-      "FORGE_BENCH_COMPILER=\"${CXX_compiler}\""
-      "FORGE_BENCH_FLAGS=\"${CXX_flags}\""
-      "FORGE_BENCH_CUDA_COMPILER=\"${CUDA_compiler}\""
-      "FORGE_BENCH_CUDA_FLAGS=\"${CUDA_flags}\""
-      "FORGE_BENCH_CUDA_ARCHITECTURES=\"${architectures}\""
-      "FORGE_BENCH_C_COMPILER=\"${C_compiler}\""
-      "FORGE_BENCH_C_FLAGS=\"${C_flags}\""
-      "FORGE_BENCH_OPTIMIZED=${optimized}")
-  else()
+  # A bracket in a value would hold a list's items together: such a definition
+  # goes on alone, and the record is not kept for the next card.
+  set(definitions "FORGE_BENCH_OPTIMIZED=${optimized}")
+  set(keep TRUE)
+  set(names BUILD_TYPE COMPILER FLAGS CUDA_COMPILER CUDA_FLAGS CUDA_ARCHITECTURES C_COMPILER C_FLAGS)
+  set(variables build_type CXX_compiler CXX_flags CUDA_compiler CUDA_flags architectures C_compiler C_flags)
+  foreach(name variable IN ZIP_LISTS names variables)
+    set(definition "FORGE_BENCH_${name}=\"${${variable}}\"")
+    if(definition MATCHES "[][]")
+      set(keep FALSE)
+      target_compile_definitions(${target} PRIVATE "${definition}")
+    else()
+      list(APPEND definitions "${definition}")
+    endif()
+  endforeach()
+  target_compile_definitions(${target} PRIVATE ${definitions})
+  if(keep)
     set_property(GLOBAL PROPERTY _FORGE_BUILD_RECORD_${key} "${definitions}")
-    target_compile_definitions(${target} PRIVATE ${definitions})
   endif()
   _forge_record_side_options(${target} ${reference} ${student} "${languages}")
 endfunction()
