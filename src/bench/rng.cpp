@@ -79,10 +79,19 @@ std::uint64_t Rng::next() noexcept {
 double Rng::uniform() noexcept { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 
 double Rng::normal() noexcept {
-    // Box-Muller; 1 - u keeps the logarithm's argument in (0, 1].
+    if (has_spare_normal_) {
+        has_spare_normal_ = false;
+        return spare_normal_;
+    }
+    // Box-Muller, both of its normals used (drawing a fresh round's inputs is
+    // mostly this); 1 - u keeps the logarithm's argument in (0, 1].
     const double u = 1.0 - uniform();
     const double v = uniform();
-    return std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * std::numbers::pi * v);
+    const double radius = std::sqrt(-2.0 * std::log(u));
+    const double angle = 2.0 * std::numbers::pi * v;
+    spare_normal_ = radius * std::sin(angle);
+    has_spare_normal_ = true;
+    return radius * std::cos(angle);
 }
 
 void Rng::uniform(Tensor& tensor, double low, double high) {
