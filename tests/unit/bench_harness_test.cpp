@@ -154,7 +154,7 @@ BOOST_AUTO_TEST_CASE(a_flush_under_twice_the_last_level_cache_is_recorded_and_sa
 
 // Every round times both sides on one input variant, each order with each
 // variant, never one layout's tensors twice running with the same contents
-// (RoundSchedule); the rounds in eval.json recompute the workload's ratio and interval.
+// (RoundSchedule); some rounds on fresh inputs, each its own variant; the rounds in eval.json recompute the workload's ratio and interval.
 BOOST_AUTO_TEST_CASE(rounds_pair_both_sides_in_alternating_order_and_recompute_the_ratio) {
     const fb::RunResult result = quick_run(add_bench(), add_contract());
     BOOST_TEST_REQUIRE(result.exit_code == forge::exit_code::ok);
@@ -165,10 +165,17 @@ BOOST_AUTO_TEST_CASE(rounds_pair_both_sides_in_alternating_order_and_recompute_t
         double last_t = -1.0;
         std::set<std::pair<std::string, int>> orders_and_variants;
         std::map<std::size_t, int> last_variant_on_layout;
+        std::set<int> fresh_variants;
         for (std::size_t r = 0; r < rounds.size(); ++r) {
             const int variant = rounds[r]["input_variant"].get<int>();
             const auto layout = rounds[r]["layout"].get<std::size_t>();
-            orders_and_variants.emplace(rounds[r]["first"].get<std::string>(), variant);
+            if (rounds[r]["fresh"] == true) {
+                BOOST_TEST(variant >= 2);
+                BOOST_TEST(fresh_variants.insert(variant).second, "round " << r << " repeats a fresh variant");
+            } else {
+                BOOST_TEST(variant < 2);
+                orders_and_variants.emplace(rounds[r]["first"].get<std::string>(), variant);
+            }
             if (const auto last = last_variant_on_layout.find(layout); last != last_variant_on_layout.end()) {
                 BOOST_TEST(variant != last->second, "round " << r);
             }
@@ -181,6 +188,10 @@ BOOST_AUTO_TEST_CASE(rounds_pair_both_sides_in_alternating_order_and_recompute_t
             paired.clusters.push_back(rounds[r]["layout"].get<std::size_t>());
         }
         BOOST_TEST(orders_and_variants.size() == 4u);
+        BOOST_TEST(fresh_variants.size() >= 2u);  // the quick minimum
+        BOOST_TEST(w["reuse"]["fresh_rounds"].get<std::size_t>() <= fresh_variants.size());
+        BOOST_TEST(w["reuse"]["student_gained"] == false);
+        BOOST_TEST(w["reuse"]["reference_gained"] == false);
         // The ms columns come from the same rounds as the ratio.
         BOOST_TEST(w["samples"]["reference"]["n"] == paired.log_ratios.size());
         BOOST_TEST(w["samples"]["student"]["n"] == paired.log_ratios.size());
@@ -490,9 +501,11 @@ BOOST_AUTO_TEST_CASE(a_student_that_starts_caching_inside_the_timed_samples_is_c
     });
     const fb::RunResult result = quick_run(bench, add_contract());
     BOOST_TEST(result.exit_code == forge::exit_code::problems);
-    BOOST_TEST(result.eval["correctness"]["outputs"]["c"]["passed"] == true);  // the untimed calls were right
     BOOST_TEST(result.eval["correctness"]["passed"] == false);
     BOOST_TEST(any_problem_has(result, {"student's timed call", "'c'", "cached"}));
+    // The untimed calls were right; a fresh round's were not.
+    BOOST_TEST(!any_problem_has(result, {"on input variant"}));
+    BOOST_TEST(any_problem_has(result, {"output 'c' differs between the student and the reference on the fresh inputs"}));
 }
 
 BOOST_AUTO_TEST_CASE(the_prep_step_runs_before_any_call_and_is_reported) {
@@ -508,16 +521,23 @@ BOOST_AUTO_TEST_CASE(the_prep_step_runs_before_any_call_and_is_reported) {
     });
     const fb::RunResult result = quick_run(bench, add_contract(256));
     BOOST_TEST(result.exit_code == forge::exit_code::ok);
-    // Per workload: both input variants' prep, then every call.
+    // Per workload: both input variants' prep before any call, and each fresh
+    // round's before that round's calls.
     for (const std::string workload : {"w0", "w1", "w2"}) {
-        std::ptrdiff_t last_prep = -1;
-        std::ptrdiff_t first_call = -1;
-        for (std::size_t i = 0; i < events.size(); ++i) {
-            if (events[i] == "prep " + workload) last_prep = static_cast<std::ptrdiff_t>(i);
-            if (events[i] == "call " + workload && first_call < 0) first_call = static_cast<std::ptrdiff_t>(i);
+        std::size_t preps_before_calls = 0;
+        std::size_t preps = 0;
+        for (const std::string& event : events) {
+            if (event == "call " + workload && preps_before_calls == 0) preps_before_calls = preps;
+            if (event == "prep " + workload) ++preps;
         }
-        BOOST_TEST(last_prep >= 0);
-        BOOST_TEST(first_call > last_prep);
+        BOOST_TEST(preps_before_calls == 2u, workload);
+        std::size_t fresh_rounds = 0;
+        for (const json& w : result.eval["performance"]["workloads"]) {
+            if (w["name"] != workload) continue;
+            for (const json& round : w["rounds"]) fresh_rounds += round["fresh"] == true ? 1 : 0;
+        }
+        BOOST_TEST(fresh_rounds >= 2u, workload);
+        BOOST_TEST(preps == 2 + fresh_rounds, workload);
     }
     const json& prep = result.eval["performance"]["prep"];
     BOOST_TEST(prep["outputs"]["s"]["shape"] == json::array({256}));

@@ -147,6 +147,18 @@ OutputCheck& output_check(WorkloadContext& context, const std::string& name) {
     return context.record.outputs.emplace_back(std::move(check));
 }
 
+// The student's output against the reference's, to this workload's own dtype's
+// tolerance (another workload's may differ), counted in the output's errors.
+ComparisonResult compare_to_reference(WorkloadContext& context, const Tensor& actual, const Tensor& expected) {
+    const ComparisonResult comparison =
+        compare(actual, expected, context.bench.comparison_for(context.output_specs.at(expected.name())));
+    OutputCheck& check = output_check(context, expected.name());
+    check.comparison.merge(comparison);
+    const auto [measured, first] = check.workloads.try_emplace(context.workload.name, comparison);
+    if (!first) measured->second.merge(comparison);
+    return comparison;
+}
+
 // Both sides' untimed outputs on variant v, compared to the declared tolerance.
 void compare_sides(WorkloadContext& context, int v) {
     const Tensors& reference = context.side(Side::reference).expected[static_cast<std::size_t>(v)];
@@ -154,13 +166,7 @@ void compare_sides(WorkloadContext& context, int v) {
     for (const Tensor& expected : reference) {
         const Tensor* actual = student.find(expected.name());
         if (actual == nullptr) continue;  // a one-sided output: a declared asymmetry
-        OutputCheck& check = output_check(context, expected.name());
-        // This workload's own dtype's tolerance: another workload's may differ.
-        const ComparisonResult comparison =
-            compare(*actual, expected, context.bench.comparison_for(context.output_specs.at(expected.name())));
-        check.comparison.merge(comparison);
-        const auto [measured, first] = check.workloads.try_emplace(context.workload.name, comparison);
-        if (!first) measured->second.merge(comparison);
+        const ComparisonResult comparison = compare_to_reference(context, *actual, expected);
         if (comparison.passed()) continue;
         if (!comparison.shape_problem.empty()) {
             context.problem("output '" + expected.name() + "': the student's " + comparison.shape_problem +
@@ -175,6 +181,8 @@ void compare_sides(WorkloadContext& context, int v) {
 
 void check_outputs_match(WorkloadContext& context, SideState& state, int v, const CheckedCall& which, int calls) {
     if (state.cached_outputs_reported || state.unwritten_outputs || state.changed_inputs) return;
+    // Fresh inputs had no untimed call: check_fresh_outputs holds the sides to each other.
+    if (static_cast<std::size_t>(v) == WorkloadContext::fresh_slot) return;
     const Tensors& expected = state.expected[static_cast<std::size_t>(v)];
     for (const Tensor& output : state.outputs()) {
         if (calls > 1 && context.output_starts.contains(output.name())) continue;
@@ -224,6 +232,30 @@ void check_untimed_calls(WorkloadContext& context, int v) {
         check_inputs_kept(context, state, v);
     }
     compare_sides(context, v);
+}
+
+void check_fresh_outputs(WorkloadContext& context, std::size_t round) {
+    SideState& student = context.side(Side::student);
+    if (student.fresh_outputs_reported || student.unwritten_outputs || student.changed_inputs) return;
+    const SideState& reference = context.side(Side::reference);
+    for (const Tensor& expected_there : reference.outputs()) {
+        const Tensor* actual_there = student.outputs().find(expected_there.name());
+        if (actual_there == nullptr) continue;  // a one-sided output: a declared asymmetry
+        Tensors reference_scratch;
+        const Tensor& expected = context.to_host(expected_there, reference_scratch);
+        const Tensor& actual = context.to_host(*actual_there, student.host_outputs);
+        const ComparisonResult comparison = compare_to_reference(context, actual, expected);
+        if (comparison.passed()) continue;
+        student.fresh_outputs_reported = true;
+        context.problem("output '" + expected.name() + "' differs between the student and the reference on the "
+                        "fresh inputs of timed round " + std::to_string(round) + " (eval.json rounds[" +
+                        std::to_string(round) + "], inputs drawn for that round alone): " +
+                        comparison.failure("reference") +
+                        ": the student's answer depends on more than its inputs' contents, such as an answer kept "
+                        "from an earlier call and keyed by where its inputs are or by a few of their values" +
+                        std::string(comparison.non_finite > 0 ? non_finite_hint : ""));
+        return;
+    }
 }
 
 void check_guards(const WorkloadContext& context, const SideState& state) {

@@ -38,4 +38,10 @@ void check_guards(const WorkloadContext& context, const SideState& state);
 void check_timed_outputs(WorkloadContext& context, SideState& state, int variant, const CheckedCall& which,
                          int calls = 1);
 
+// After a fresh round (fresh_inputs.hpp, round `round` of eval.json's), the
+// student's timed outputs against the reference's on the same fresh inputs, to
+// the declared tolerance: the first that differs is a problem, and every
+// comparison counts in the output's errors as an untimed one's does.
+void check_fresh_outputs(WorkloadContext& context, std::size_t round);
+
 }  // namespace forge::bench

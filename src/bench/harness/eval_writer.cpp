@@ -44,6 +44,7 @@ nlohmann::json rounds_json(const WorkloadRecord& w) {
     for (const Round& round : w.rounds) {
         rounds.push_back({{"first", to_string(round.first)},
                           {"input_variant", round.input_variant},
+                          {"fresh", round.fresh},
                           {"layout", round.layout},
                           {"reference_ms", round.reference_ms},
                           {"student_ms", round.student_ms},
@@ -78,7 +79,20 @@ nlohmann::json stopping_json(const WorkloadRecord& w) {
             {"memory_calibration_before_ms", w.memory_calibration_before_ms},
             {"half_width", rounds_interval.relative_half_width()},
             {"measured_s", w.measured_s},
+            {"fresh_inputs_s", w.fresh_inputs_s},
             {"wall_s", w.rounds_wall_s}};
+}
+
+// Fresh rounds against the others (fresh_inputs.hpp); null with fewer than two of either.
+nlohmann::json reuse_json(const std::optional<Reuse>& reuse) {
+    if (!reuse) return nullptr;
+    return {{"fresh_rounds", reuse->fresh_rounds},
+            {"seen_rounds", reuse->seen_rounds},
+            {"gain", reuse->gain},
+            {"resolves", reuse->resolves},
+            {"rank_z", reuse->rank_z},
+            {"student_gained", reuse->student_gained()},
+            {"reference_gained", reuse->reference_gained()}};
 }
 
 nlohmann::json drift_json(const Drift& drift) {
@@ -100,11 +114,20 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
             {"quiet_wait_s", p.quiet_wait_s},
             {"retake_busy_workloads", p.retake_busy_workloads},
             {"warmup_s", p.warmup_s},
+            {"min_fresh_rounds", p.min_fresh_rounds},
             {"order", "alternating (reference first in even rounds)"},
             {"estimator",
              "exp(median of per-round log((reference_ms - reference_wait_ms) / (student_ms - student_wait_ms))), "
              "a wait that is null counting as 0; each side's ms (samples) the median of its readings less their "
              "waits over the same rounds"},
+            {"fresh_inputs",
+             "two rounds in eight (one with each side first) draw inputs for that round alone from a seed of the "
+             "kernel's random source, while drawing them costs at most a quarter of the rounds' wall time, and "
+             "rounds go on until min_fresh_rounds exist; the student's outputs there are held to the reference's; "
+             "each round's log-ratio less the median of the seen rounds with the same side first; reuse.gain is "
+             "exp(median on the two variants - median on fresh rounds), refused (student) or noticed (reference) "
+             "over at least 5 fresh rounds beyond reuse.resolves, exp(max(4 standard errors of the two medians, "
+             "2%)), with Mann-Whitney's reuse.rank_z beyond 3; over the undisturbed rounds"},
             {"interval", "hull of the sign-test interval and Student's t on the layouts' medians"},
             {"round_selection",
              "quiet rounds (no preempted call, no throttled GPU, memory calibration within 30% of the "
@@ -313,6 +336,7 @@ nlohmann::json performance_json(const RunRecord& record) {
              {"precision_reached", w.stop == StopReason::precision_reached},
              {"stopping", stopping_json(w)},
              {"drift", drift_json(w.drift)},
+             {"reuse", reuse_json(w.reuse)},
              {"rounds", rounds_json(w)},
              {"pipelined",
               {{"reference_ms", w.reference.pipelined_ms},

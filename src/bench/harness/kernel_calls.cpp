@@ -66,6 +66,12 @@ long read_at(int fd, char* buffer, std::size_t size, long offset) noexcept {
 
 void close(int fd) noexcept { (void)system_call(SYS_close, fd); }
 
+std::uint64_t random_bits() noexcept {
+    std::uint64_t bits = 0;
+    if (system_call(SYS_getrandom, address(&bits), sizeof bits, 0) == static_cast<long>(sizeof bits)) return bits;
+    return static_cast<std::uint64_t>(clock_ns(CLOCK_MONOTONIC));
+}
+
 long involuntary_switches() noexcept {
     rusage usage{};
     if (system_call(SYS_getrusage, RUSAGE_THREAD, address(&usage)) != 0) return -1;

@@ -31,6 +31,11 @@ namespace forge::bench::kernel {
 [[nodiscard]] long read_at(int fd, char* buffer, std::size_t size, long offset) noexcept;
 void close(int fd) noexcept;
 
+// 64 bits from the kernel's random source (getrandom), for seeds no code in
+// the process can know before they are drawn; the clock's nanoseconds where
+// that source fails.
+[[nodiscard]] std::uint64_t random_bits() noexcept;
+
 // The calling thread's involuntary context switches (getrusage(RUSAGE_THREAD)); -1: unknown.
 [[nodiscard]] long involuntary_switches() noexcept;
 

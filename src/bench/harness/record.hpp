@@ -18,6 +18,7 @@
 #include "forge/stats/ratio_interval.hpp"
 #include "forge/stats/summary.hpp"
 #include "forge/table/kernel_table.hpp"
+#include "fresh_inputs.hpp"
 #include "stopping.hpp"
 
 namespace forge::bench {
@@ -68,7 +69,8 @@ struct PrepRecord {
 // One paired round: both sides timed back to back, each from a flushed cache.
 struct Round {
     Side first = Side::reference;      // the side timed first (the order alternates)
-    int input_variant = 0;
+    int input_variant = 0;             // 0 and 1 alternate; a fresh round's is its own, from 2 on
+    bool fresh = false;                // inputs drawn for this round alone (fresh_inputs.hpp)
     std::size_t layout = 0;            // which copy of each side's tensors the round used
     double reference_ms = 0.0;
     double student_ms = 0.0;
@@ -123,7 +125,9 @@ struct WorkloadRecord {
     std::string_view stopping_preset;
     double rounds_wall_s = 0.0;        // the rounds' wall time, harness work included
     double measured_s = 0.0;           // both sides' timed calls, summed
+    double fresh_inputs_s = 0.0;       // drawing fresh rounds' inputs (and their prep), in rounds_wall_s
     Drift drift;
+    std::optional<Reuse> reuse;        // fresh rounds against the others, where both exist
     std::optional<Work> work;          // what one call does (Bench::work), for throughput
 };
 

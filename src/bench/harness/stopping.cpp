@@ -16,7 +16,8 @@ StoppingParameters StoppingParameters::quick() {
                               .max_wall_s = 0.3,
                               .quiet_wait_s = 0.0,
                               .retake_busy_workloads = false,
-                              .warmup_s = 0.01};
+                              .warmup_s = 0.01,
+                              .min_fresh_rounds = 8};
 }
 
 std::string_view to_string(StopReason reason) noexcept {

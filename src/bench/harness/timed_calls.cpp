@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,11 +18,13 @@
 #include "call_checks.hpp"
 #include "device_clocks.hpp"
 #include "drift.hpp"
+#include "fresh_inputs.hpp"
 #include "kernel_sets.hpp"
 #include "retake.hpp"
 #include "round_notices.hpp"
 #include "round_schedule.hpp"
 #include "timer.hpp"
+#include "workload_tensors.hpp"
 
 namespace forge::bench {
 
@@ -112,6 +115,34 @@ void warm_up(WorkloadContext& context, const StoppingParameters& stopping) {
     }
 }
 
+std::string times(double factor) {
+    std::ostringstream out;
+    out.precision(3);
+    out << factor << "x";
+    return out.str();
+}
+
+// A side faster on the inputs it has seen than on fresh ones: the student's is
+// a problem (its ratio measures the reuse, not the work), the reference's a
+// notice (its ratio understates the student, whose work it measures).
+void judge_reuse(WorkloadContext& context, const Reuse& reuse) {
+    const std::string rounds = std::to_string(reuse.fresh_rounds) + " fresh rounds (inputs drawn for that round "
+                               "alone) against " + std::to_string(reuse.seen_rounds) + " on the two input variants";
+    if (reuse.student_gained()) {
+        context.problem("the student's calls read faster on inputs they had seen before than on fresh ones: the "
+                        "ratio on seen inputs was " + times(reuse.gain) + " the ratio on fresh inputs, over " +
+                        rounds + ", where the rounds tell apart " + times(reuse.resolves) +
+                        ": a call that keeps work from an earlier call (its answer kept and keyed by its inputs' "
+                        "address or contents) is measured by what it kept, not by its work; compute every call's "
+                        "outputs from its inputs");
+    } else if (reuse.reference_gained()) {
+        context.notice("the reference's calls read faster on inputs they had seen before than on fresh ones: the "
+                       "ratio on fresh inputs was " + times(1.0 / reuse.gain) + " the ratio on seen inputs, over " +
+                       rounds + ": the reference keeps work between calls keyed by its inputs (a library's "
+                       "cache?), which the student is measured against");
+    }
+}
+
 }  // namespace
 
 void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping, const WorkloadRecord* continued,
@@ -134,26 +165,42 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
         for (const Round& round : continued->rounds) layout_offset = std::max(layout_offset, round.layout + 1);
     }
     const RoundSchedule schedule(context.sides[0].layouts.size());
+    const FreshSchedule fresh_schedule(stopping.min_fresh_rounds);
+    std::size_t fresh_rounds = 0;  // undisturbed ones: what reuse_of compares
+    int next_fresh_variant = input_variants;
+    for (const Round& round : result.rounds) {
+        fresh_rounds += round.fresh && !round.preempted && !round.throttled ? 1 : 0;
+        next_fresh_variant = std::max(next_fresh_variant, round.input_variant + 1);
+    }
+    double drawing_s = 0.0;  // drawing fresh inputs
+    bool stopping_due = false;
+    std::size_t rounds_past_stop = 0;  // rounds the criterion would not have run: fresh ones
     const std::int64_t start = now_ns();
     for (std::size_t r = 0;; ++r) {
         Round round;
         round.first = RoundSchedule::first(r);
-        round.input_variant = RoundSchedule::variant(r);
+        round.fresh = fresh_schedule.fresh(r, fresh_rounds, drawing_s, static_cast<double>(now_ns() - start) * 1e-9,
+                                           stopping_due);
+        round.input_variant = round.fresh ? next_fresh_variant++ : RoundSchedule::variant(r);
+        const int slot = round.fresh ? static_cast<int>(WorkloadContext::fresh_slot) : round.input_variant;
         const std::size_t layout = schedule.layout(r);
         round.layout = layout_offset + layout;
         for (SideState& state : context.sides) {
             if (state.layout != layout) context.use_layout(state, layout);
         }
+        if (round.fresh) drawing_s += draw_fresh_inputs(context);
         round.t_s = static_cast<double>(now_ns() - start) * 1e-9;
         const Side second = round.first == Side::reference ? Side::student : Side::reference;
         for (Side s : {round.first, second}) {
-            const Sample sample = timed_sample(context, context.side(s), round.input_variant, result.rounds.size());
+            const Sample sample = timed_sample(context, context.side(s), slot, result.rounds.size());
             (s == Side::reference ? round.reference_ms : round.student_ms) = sample.ms;
             (s == Side::reference ? round.reference_wait_ms : round.student_wait_ms) = sample.wait_ms;
             round.preempted = round.preempted || sample.preempted;
         }
+        if (round.fresh) check_fresh_outputs(context, result.rounds.size());
         round.clocks = context.runtime.read_clocks();
         round.throttled = round.clocks && clock_watch.throttled(*round.clocks);
+        fresh_rounds += round.fresh && !round.preempted && !round.throttled ? 1 : 0;
         round.calibration_ms = time_calibration_ms();
         round.memory_calibration_ms = memory_calibration.time_ms();
         result.rounds.push_back(round);
@@ -162,19 +209,24 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
         memory_before = round.memory_calibration_ms;
         criterion.add_round(round.log_ratio(), round.layout, round.reference_ms + round.student_ms,
                             round.preempted || round.throttled, machine_ms);
-        if (criterion.done(static_cast<double>(now_ns() - start) * 1e-9)) break;
+        rounds_past_stop += stopping_due ? 1 : 0;
+        stopping_due = stopping_due || criterion.done(static_cast<double>(now_ns() - start) * 1e-9);
+        if (stopping_due && fresh_schedule.enough(fresh_rounds, rounds_past_stop)) break;
     }
     result.ratio = criterion.interval();
     result.estimated_rounds = criterion.estimated_rounds();
     result.selection = criterion.selection();
     const std::vector<bool> used = criterion.selected();
     for (std::size_t r = 0; r < result.rounds.size(); ++r) result.rounds[r].used = used[r];
+    result.reuse = reuse_of(result.rounds);
+    if (result.reuse) judge_reuse(context, *result.reuse);
     result.stop = criterion.reason().value_or(StopReason::round_cap);
     // A retake that pools a first measurement's rounds also pools its wait.
     result.waited_for_quiet = criterion.waited_for_quiet() || (continued != nullptr && continued->waited_for_quiet);
     result.rounds_wall_s = static_cast<double>(now_ns() - start) * 1e-9 +
                            (continued != nullptr ? continued->rounds_wall_s : 0.0);
     result.measured_s = criterion.measured_s();
+    result.fresh_inputs_s = drawing_s + (continued != nullptr ? continued->fresh_inputs_s : 0.0);
 
     // The ms columns come from the same rounds and readings as the ratio.
     std::vector<double> reference_ms;

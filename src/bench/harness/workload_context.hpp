@@ -53,6 +53,7 @@ struct SideState {
     Tensors host_inputs;                      // download scratch (CUDA)
     Tensors host_outputs;
     bool cached_outputs_reported = false;
+    bool fresh_outputs_reported = false;  // unlike the other side's on a fresh round's inputs
     // Its call left output elements unwritten or changed an input: a problem
     // named once, and the cause of any timed output unlike its untimed one.
     bool unwritten_outputs = false;
@@ -101,9 +102,12 @@ public:
     RunRecord& record;
     std::array<SideState, 2> sides;
     std::map<std::string, TensorSpec> output_specs;
-    std::array<Tensors, input_variants> pools;  // every input and prep tensor, per variant, on the backend
-    Tensors output_starts;                      // accumulating outputs' starting values, on the backend
-    std::array<std::map<std::string, std::uint64_t>, input_variants> prep_checksums;
+    // Every input and prep tensor, per variant, on the backend; the last slot
+    // holds the latest fresh round's (draw_fresh_inputs).
+    static constexpr std::size_t fresh_slot = input_variants;
+    std::array<Tensors, input_variants + 1> pools;
+    Tensors output_starts;  // accumulating outputs' starting values, on the backend
+    std::array<std::map<std::string, std::uint64_t>, input_variants + 1> prep_checksums;
     std::vector<std::string> made_names;  // the inputs the bench's inputs() made
     std::vector<std::string> prep_names;  // the tensors the prep step produced
     std::vector<std::string> prep_read;   // the made inputs the prep step read (variant 0)

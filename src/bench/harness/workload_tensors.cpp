@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -10,6 +11,8 @@
 #include "access.hpp"
 #include "compare.hpp"
 #include "declarations.hpp"
+#include "kernel_calls.hpp"
+#include "timer.hpp"
 
 namespace forge::bench {
 
@@ -26,16 +29,20 @@ void make_output_starts(WorkloadContext& context) {
     }
 }
 
-// Inputs from the variant's seed, on the backend; then the prep step on them.
-void make_variant(WorkloadContext& context, int v, WorkloadRecord& result) {
+// Inputs from `seed` in pool slot `slot`, on the backend; then the prep step on
+// them. The first variant's also name what was made and the prep step's record.
+void make_variant(WorkloadContext& context, std::size_t slot, std::uint64_t seed, WorkloadRecord* result) {
     Runtime& runtime = context.runtime;
-    const Tensors made = make_host_inputs(context.bench, context.workload, variant_seed(context.workload, v));
-    Tensors& pool = context.pools[static_cast<std::size_t>(v)];
+    const bool first = slot == 0;
+    const Tensors made = make_host_inputs(context.bench, context.workload, seed);
+    Tensors& pool = context.pools[slot];
+    pool = Tensors{};
+    context.prep_checksums[slot].clear();
     for (const Tensor& tensor : made) {
         Tensor& copy = pool.add(runtime.allocate(tensor.spec()));
         runtime.copy(tensor, copy);
     }
-    if (v == 0) {
+    if (first) {
         for (const Tensor& tensor : made) context.made_names.push_back(tensor.name());
     }
     const Prep& prep_step = context.bench.prep_step();
@@ -53,7 +60,7 @@ void make_variant(WorkloadContext& context, int v, WorkloadRecord& result) {
                          "' (the guard bytes around it changed)");
         }
     }
-    if (v == 0) context.prep_read = detail::Access::inputs_read(io);
+    if (first) context.prep_read = detail::Access::inputs_read(io);
     PrepRecord prep;
     prep.ms = ms;
     for (Tensor& produced : detail::Access::produced(io)) {
@@ -62,12 +69,11 @@ void make_variant(WorkloadContext& context, int v, WorkloadRecord& result) {
         }
         prep.outputs.push_back(produced.spec());
         Tensors scratch;
-        context.prep_checksums[static_cast<std::size_t>(v)][produced.name()] =
-            checksum(context.to_host(produced, scratch));
-        if (v == 0) context.prep_names.push_back(produced.name());
+        context.prep_checksums[slot][produced.name()] = checksum(context.to_host(produced, scratch));
+        if (first) context.prep_names.push_back(produced.name());
         pool.add(std::move(produced));
     }
-    if (v == 0) result.prep = std::move(prep);
+    if (first && result != nullptr) result->prep = std::move(prep);
 }
 
 // How many copies (layouts) of each side's tensors the rounds rotate through.
@@ -144,8 +150,16 @@ void bind_layouts(WorkloadContext& context) {
 void make_workload_tensors(WorkloadContext& context, WorkloadRecord& result) {
     context.output_specs = declared_output_specs(context.bench, context.contract, context.workload);
     make_output_starts(context);
-    for (int v = 0; v < input_variants; ++v) make_variant(context, v, result);
+    for (int v = 0; v < input_variants; ++v) {
+        make_variant(context, static_cast<std::size_t>(v), variant_seed(context.workload, v), &result);
+    }
     bind_layouts(context);
+}
+
+double draw_fresh_inputs(WorkloadContext& context) {
+    const std::int64_t start = now_ns();
+    make_variant(context, WorkloadContext::fresh_slot, kernel::random_bits(), nullptr);
+    return static_cast<double>(now_ns() - start) * 1e-9;
 }
 
 }  // namespace forge::bench
