@@ -33,7 +33,7 @@ install(FILES
   "${CMAKE_CURRENT_LIST_DIR}/ForgeScaffold.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/ForgeTests.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/ForgeSkippedBenches.cmake"
-  "${CMAKE_CURRENT_LIST_DIR}/ForgeStudentSymbols.cmake"
+  "${CMAKE_CURRENT_LIST_DIR}/ForgeSideSymbols.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/ForgeTool.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/ForgeValidate.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/ForgeDashboard.cmake"

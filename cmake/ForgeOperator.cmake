@@ -178,7 +178,6 @@ function(forge_add_operator)
   _forge_align_timed_code("${enabled_languages}" ${prefix}_bench ${prefix}_reference ${prefix}_student)
   _forge_record_build("${context}" ${prefix}_bench ${prefix}_reference ${prefix}_student ${arg_BACKEND}
     "${card_languages}")
-  _forge_add_link_check(${name} student ${arg_BACKEND} "${student_libraries}")
 
   set(contract "${card}/window.toml")
   if(PREP)
@@ -187,12 +186,13 @@ function(forge_add_operator)
     _forge_card_library(${prefix}_prep ${arg_BACKEND} "${PREP}" "${prep_dirs};${reference_dirs}" "${reference_libraries}")
     target_link_libraries(${prefix}_bench PRIVATE ${prefix}_prep)
     _forge_check_prep_includes("${name}" "${PREP}" "${STUDENT}" "${student_dirs}" "${prep_dirs};${reference_dirs}")
-    _forge_add_link_check(${name} prep ${arg_BACKEND} "${prefix}_reference;${reference_libraries}")
     # A prep source that starts including the student is found at the next build.
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PREP})
   else()
     set_property(GLOBAL APPEND PROPERTY _FORGE_CONTRACTS_WITHOUT_PREP "${contract}")
   endif()
+  _forge_side_checks(${name} ${arg_BACKEND} "${arg_LIBRARIES}" "${arg_REFERENCE_LIBRARIES}"
+    "${arg_STUDENT_LIBRARIES}" FALSE)
 
   # Validated with every other contract at the end of configure, and again
   # whenever the file changes (the next build re-runs configure).
@@ -418,16 +418,156 @@ function(_forge_card_library target backend files include_dirs libraries)
   endforeach()
 endfunction()
 
-# Proof that a side's objects link on their own: the `role`'s object library
-# (prep, student), the harness and `libraries` linked into an executable of
-# their own, built before the bench (which depends on it). A prep step that
-# calls student code, or a student that calls the reference or a library given
-# only to the reference (REFERENCE_LIBRARIES), fails this link, naming the
-# symbol. The bench links every side's libraries, so it could not tell. A
-# student made of headers only has no objects to check. The student's objects
-# are also held to ForgeStudentSymbols.cmake once linked. The link checks of a
-# project share one main(), compiled once (_forge_link_check_main): none
-# compiles anything of its own.
+# Proof that a side's objects link on their own, checked when the bench links
+# (a PRE_LINK command of the bench, ForgeSideSymbols.cmake): the student's
+# objects may use the harness, LIBRARIES and STUDENT_LIBRARIES, never what only
+# the reference, the prep step, the bench or REFERENCE_LIBRARIES define; the
+# prep step's may use the reference, the harness, LIBRARIES and
+# REFERENCE_LIBRARIES, never what only the student, the bench or
+# STUDENT_LIBRARIES define. The bench links every side's libraries, so its own
+# link could not tell. nm compares what each side's objects leave undefined
+# with what the others define: no target of its own, so a card costs no more to
+# configure than its three building targets. The student's objects are also
+# held to the harness's guarded functions there. A side made of headers only
+# has no objects to check.
+#
+# That needs each library as files (a target's, an imported target's, a path;
+# an interface library's links; a linker flag defines nothing). A library the
+# linker finds by name, or a target defined after the call outside this
+# directory, cannot be read that way: that card's sides are linked on their own
+# instead, an executable per side (forge_<name>_student_link_check,
+# forge_<name>_prep_link_check), built before the bench. A name that is not a
+# target yet is looked at again when the calling directory ends (`deferred`).
+function(_forge_side_checks name backend libraries reference_libraries student_libraries deferred)
+  set(prefix forge_${name})
+  set(sides "")
+  foreach(role IN ITEMS student prep reference)
+    set(${role}_objects "")
+    if(TARGET ${prefix}_${role})
+      get_target_property(type ${prefix}_${role} TYPE)
+      if(type STREQUAL "OBJECT_LIBRARY")
+        set(${role}_objects "$<TARGET_OBJECTS:${prefix}_${role}>")
+        if(NOT role STREQUAL "reference")
+          list(APPEND sides ${role})
+        endif()
+      endif()
+    endif()
+  endforeach()
+  if(NOT sides)
+    return()
+  endif()
+  set(state OK)
+  foreach(list IN ITEMS libraries reference_libraries student_libraries)
+    set(${list}_files "")
+    if(NOT ${list} STREQUAL "")  # most cards have none
+      _forge_library_files("${${list}}" ${backend} ${deferred} ${list}_files list_state)
+      if(list_state STREQUAL "NO")
+        set(state NO)
+      elseif(list_state STREQUAL "LATER" AND state STREQUAL "OK")
+        set(state LATER)
+      endif()
+    endif()
+  endforeach()
+  if(state STREQUAL "LATER")
+    cmake_language(EVAL CODE "cmake_language(DEFER CALL _forge_side_checks [==[${name}]==] [==[${backend}]==] "
+      "[==[${libraries}]==] [==[${reference_libraries}]==] [==[${student_libraries}]==] TRUE)")
+    return()
+  endif()
+  set(compare ON)
+  if(state STREQUAL "NO")
+    set(compare OFF)
+    _forge_add_link_check(${name} student ${backend} "${libraries};${student_libraries}")
+    if(TARGET ${prefix}_prep)
+      _forge_add_link_check(${name} prep ${backend} "${prefix}_reference;${libraries};${reference_libraries}")
+    endif()
+  endif()
+  # The harness's files, read once per project.
+  get_property(harness GLOBAL PROPERTY _FORGE_HARNESS_FILES_${backend})
+  if(NOT harness)
+    _forge_library_files(forge::bench ${backend} TRUE harness harness_state)
+    set_property(GLOBAL PROPERTY _FORGE_HARNESS_FILES_${backend} "${harness}")
+  endif()
+  add_custom_command(TARGET ${prefix}_bench PRE_LINK
+    COMMAND "${CMAKE_COMMAND}" "-DNM=${CMAKE_NM}" "-DOPERATOR=${name}" -DCOMPARE=${compare}
+      "-DSTUDENT=${student_objects}" "-DPREP=${prep_objects}" "-DREFERENCE=${reference_objects}"
+      "-DBENCH=$<TARGET_OBJECTS:${prefix}_bench>" "-DHARNESS=${harness}" "-DLIBRARIES=${libraries_files}"
+      "-DREFERENCE_LIBRARIES=${reference_libraries_files}" "-DSTUDENT_LIBRARIES=${student_libraries_files}"
+      -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ForgeSideSymbols.cmake"
+    VERBATIM)
+endfunction()
+
+# The files that `items` (a card's library list) put on a link line, as
+# generator expressions in `out_files`, following interface libraries' links;
+# `out_state` is OK, LATER (a name that is no target yet, before `deferred`) or
+# NO (something that cannot be read as files: a library the linker finds by
+# name, a keyword, a generator expression, an executable). Linker flags and the
+# libraries every link of `backend` has anyway (the C and C++ runtime, libm)
+# define nothing here.
+function(_forge_library_files items backend deferred out_files out_state)
+  set(files "")
+  set(state OK)
+  set(seen "")
+  set(implicit ${CMAKE_CXX_IMPLICIT_LINK_LIBRARIES})
+  if(backend STREQUAL "CUDA")
+    list(APPEND implicit ${CMAKE_CUDA_IMPLICIT_LINK_LIBRARIES})
+  endif()
+  while(NOT items STREQUAL "")
+    list(POP_FRONT items item)
+    if(item MATCHES "^\\$<LINK_ONLY:([^$<>]+)>$")
+      set(item "${CMAKE_MATCH_1}")
+    endif()
+    if(item STREQUAL "" OR item MATCHES "^::@" OR item IN_LIST seen)
+      continue()
+    endif()
+    list(APPEND seen "${item}")
+    if(TARGET "${item}")
+      get_target_property(type "${item}" TYPE)
+      if(type MATCHES "^(STATIC|SHARED|UNKNOWN)_LIBRARY$")
+        list(APPEND files "$<TARGET_FILE:${item}>")
+      elseif(type STREQUAL "OBJECT_LIBRARY")
+        list(APPEND files "$<TARGET_OBJECTS:${item}>")
+      elseif(NOT type STREQUAL "INTERFACE_LIBRARY")
+        set(state NO)
+        break()
+      endif()
+      get_target_property(links "${item}" INTERFACE_LINK_LIBRARIES)
+      if(links)
+        list(APPEND items ${links})
+      endif()
+    elseif(item MATCHES "^-l(.+)$")
+      if(NOT CMAKE_MATCH_1 IN_LIST implicit)  # -lm: as every link has it
+        set(state NO)
+        break()
+      endif()
+    elseif(item MATCHES "^-")
+      # A linker flag (-Wl,--as-needed, -pthread): no definitions of its own.
+    elseif(item MATCHES "[$<>]" OR item MATCHES "^(debug|optimized|general)$")
+      set(state NO)
+      break()
+    elseif(IS_ABSOLUTE "${item}")
+      cmake_path(GET item FILENAME file)
+      if(file MATCHES "^lib(.+)\\.(a|so)(\\.[0-9.]*)?$" AND CMAKE_MATCH_1 IN_LIST implicit)
+        continue()
+      endif()
+      list(APPEND files "${item}")
+    elseif(item IN_LIST implicit)
+      # m, pthread: as every link has them.
+    elseif(NOT deferred)
+      set(state LATER)  # perhaps a target defined after the call
+    else()
+      set(state NO)
+      break()
+    endif()
+  endwhile()
+  set(${out_files} "${files}" PARENT_SCOPE)
+  set(${out_state} ${state} PARENT_SCOPE)
+endfunction()
+
+# An executable linking the `role`'s object library (prep, student), the
+# harness and `libraries` on their own, built before the bench: a side that
+# calls what it may not fails this link, naming the symbol. For a card whose
+# libraries cannot be read as files (above). The link checks of a project
+# share one main(), compiled once (_forge_link_check_main).
 function(_forge_add_link_check name role backend libraries)
   set(prefix forge_${name})
   get_target_property(type ${prefix}_${role} TYPE)
@@ -451,14 +591,6 @@ function(_forge_add_link_check name role backend libraries)
     set_target_properties(${prefix}_${role}_link_check PROPERTIES LINKER_LANGUAGE CXX)
   endif()
   add_dependencies(${prefix}_bench ${prefix}_${role}_link_check)
-  if(role STREQUAL "student")
-    # A student that defines a function the harness times with is refused by name.
-    add_custom_command(TARGET ${prefix}_student_link_check POST_BUILD
-      COMMAND "${CMAKE_COMMAND}" "-DNM=${CMAKE_NM}" "-DOPERATOR=${name}"
-        "-DCHECK=$<TARGET_FILE:${prefix}_student_link_check>" "-DOBJECTS=$<TARGET_OBJECTS:${prefix}_student>"
-        -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ForgeStudentSymbols.cmake"
-      VERBATIM)
-  endif()
 endfunction()
 
 # The flags that align the timed code of a card (the reference, the student and

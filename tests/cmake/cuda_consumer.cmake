@@ -3,7 +3,7 @@
 # reference alone, against the team's own tiled kernel), copied into a project
 # of one's own against the installed package with the CUDA harness, and built
 # for sm_90 on a machine without a GPU. The bench builds; its student is
-# compiled for sm_90 only, links without cuBLAS, and the bench records its
+# compiled for sm_90 only, may not use cuBLAS, and the bench records its
 # architectures.
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 if(NOT CUDA_COMPILER OR NOT FORGE_CUDA)
@@ -36,10 +36,12 @@ file(READ "${build}/build.ninja" ninja)
 string(REGEX MATCH "build [^\n]*forge_sgemm_student\\.dir[^\n]*student\\.cu\\.o:[^\n]*\n( [^\n]*\n)*" student "${ninja}")
 expect_match("${student}" "arch=compute_90,code=\\[compute_90,sm_90\\]" "the student is compiled for sm_90")
 expect_no_match("${student}" "sm_(75|80)" "the student, for sm_90 only")
-# The student's link check has no cuBLAS; the bench has.
-string(REGEX MATCH "build forge_sgemm_student_link_check:[^\n]*\n( [^\n]*\n)*" check "${ninja}")
-expect_match("${check}" "LINK_LIBRARIES" "the student's link check")
-expect_no_match("${check}" "cublas" "the student's link check")
+# The bench links the reference's cuBLAS; its link first checks the student
+# against cuBLAS's file, the reference's alone (no link check target of its own).
 string(REGEX MATCH "build forge_sgemm_bench:[^\n]*\n( [^\n]*\n)*" bench "${ninja}")
-expect_match("${bench}" "cublas" "the bench links the reference's cuBLAS")
+expect_match("${bench}" "LINK_LIBRARIES[^\n]*cublas" "the bench links the reference's cuBLAS")
+expect_match("${bench}" "PRE_LINK[^\n]*ForgeSideSymbols\\.cmake" "the bench's link checks the sides")
+expect_match("${bench}" "-DREFERENCE_LIBRARIES=[^ ]*libcublas" "the check reads cuBLAS as the reference's")
+expect_no_match("${bench}" "-DSTUDENT_LIBRARIES=[^ ]*cublas" "the student's libraries")
+expect_no_match("${ninja}" "build forge_sgemm_student_link_check" "a card whose libraries are targets")
 expect_match("${ninja}" "FORGE_BENCH_CUDA_ARCHITECTURES=\\\\\"90\\\\\"" "the bench records sm_90")

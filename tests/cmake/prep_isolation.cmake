@@ -79,7 +79,7 @@ if(NOT result EQUAL 0)
   fail("configure refused a prep step that names the student only in comments and strings:\n${log}")
 endif()
 expect_no_match("${log}" "prep-uses-student" "includes in comments and strings")
-execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_scale_prep_link_check
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_scale_bench
   RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
 if(NOT result EQUAL 0)
   fail("a prep step that uses only the reference did not link:\n${log}")
@@ -108,4 +108,6 @@ execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_sca
 if(result EQUAL 0)
   fail("a prep step that calls the student's code linked:\n${log}")
 endif()
-expect_match("${log}" "undefined reference to [^\n]*student::scale" "the link names the student's symbol")
+expect_match("${log}" "forge_add_operator\\(scale\\): the prep step does not link on its own" "the prep step's check")
+expect_match("${log}" "prep\\.cpp\\.o: undefined reference to `student::scale\\([^\n]*', defined only by the student \\(student\\.cpp\\.o\\)"
+  "the check names the student's symbol, the prep step's object and the student's")

@@ -127,12 +127,65 @@ if(NOT "-fno-signed-zeros" IN_LIST student_options OR "-fno-signed-zeros" IN_LIS
 endif()
 expect_match("${log}" "the student alone has -fno-signed-zeros \\(CXX\\)" "the notice names the student's option")
 
-# The student calls the reference's library: its link check fails, naming the symbol.
+# The student calls the reference's library: the bench's link refuses it, naming
+# the symbol, the student's object and the library's file, with no target of its own.
 write_side(student vendor)
 execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_scale_bench
   RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
 if(result EQUAL 0)
   fail("a student that calls a REFERENCE_LIBRARIES library built:\n${log}")
 endif()
+expect_match("${log}" "forge_add_operator\\(scale\\): the student does not link on its own"
+  "the student's link check fails")
+expect_match("${log}" "student\\.cpp\\.o: undefined reference to `vendor_twice\\(float\\)', defined only by REFERENCE_LIBRARIES \\(libvendor\\.a\\)"
+  "the check names the reference's symbol, the object and the library")
+file(READ "${build}/build.ninja" ninja)
+expect_no_match("${ninja}" "build forge_scale_student_link_check" "a card whose libraries are files or targets")
+
+# ... or the reference's own code, declared by hand.
+file(WRITE "${card}/student/student.cpp" "#include \"student.hpp\"
+
+namespace reference {
+void scale(const float* x, float* y, std::int64_t n);
+}
+
+namespace student {
+void scale(const float* x, float* y, std::int64_t n) { reference::scale(x, y, n); }
+}  // namespace student
+")
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_scale_bench
+  RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
+if(result EQUAL 0)
+  fail("a student that calls the reference's code built:\n${log}")
+endif()
+expect_match("${log}" "student\\.cpp\\.o: undefined reference to `reference::scale\\([^\n]*', defined only by the reference \\(reference\\.cpp\\.o\\)"
+  "the check names the reference's function and its object")
+
+# A library the linker finds by name cannot be read as a file: that card's
+# student is linked on its own instead (forge_<name>_student_link_check).
+write_consumer("${source}" [=[
+add_library(shared STATIC libs/shared.cpp)
+add_library(vendor STATIC libs/vendor.cpp)
+add_library(mine STATIC libs/mine.cpp)
+forge_add_operator(scale BACKEND HOST
+  LIBRARIES shared REFERENCE_LIBRARIES vendor rt STUDENT_LIBRARIES mine late_headers)
+add_library(late_headers INTERFACE)
+target_include_directories(late_headers INTERFACE "${CMAKE_CURRENT_SOURCE_DIR}/libs/late")
+target_compile_definitions(forge_scale_reference PRIVATE side_kernel=reference_side_kernel)
+target_compile_definitions(forge_scale_student PRIVATE side_kernel=student_side_kernel)
+]=])
+write_side(student vendor)
+configure_ok("${source}" "${build}")
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_scale_bench
+  RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
+if(result EQUAL 0)
+  fail("a student that calls a REFERENCE_LIBRARIES library built (REFERENCE_LIBRARIES by name):\n${log}")
+endif()
 expect_match("${log}" "forge_scale_student_link_check" "the student's link check fails")
 expect_match("${log}" "undefined reference to [^\n]*vendor_twice" "the link names the reference's symbol")
+write_side(student mine)
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_scale_bench
+  RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
+if(NOT result EQUAL 0)
+  fail("a student that calls its own library did not build (REFERENCE_LIBRARIES by name):\n${log}")
+endif()

@@ -1,7 +1,7 @@
 # A student whose own objects define a function the harness times or checks with
 # (the C library's clock, a linker wrapper) is refused when the bench builds,
 # naming the function and the object, and again at the next build; renamed, it
-# builds. (cmake/ForgeStudentSymbols.cmake; the HOST clock itself is read by
+# builds. (cmake/ForgeSideSymbols.cmake; the HOST clock itself is read by
 # system call, tests/unit/bench_interposed_clock_test.cpp.)
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
