@@ -4,18 +4,25 @@ project written by hand (per operator: one add_executable over the card's
 sources and three add_test).
 
 Both projects find the installed package and use the same declared cards, so
-the difference is the function: argument checks, scaffold checks, four card
-targets, four tests, and the one `forge check` over every contract.
+the difference is the function: argument checks, scaffold checks, three
+building card targets (the reference's and the student's object libraries and
+the bench) and the checks the bench's link runs, three tests, and the one
+`forge check` over every contract.
+
+A third project, `object_libraries`, writes the same cards by hand as
+forge_add_operator() builds them, each side an object library of its own beside
+the bench (three building targets, three tests, nothing else): what the card's
+targets alone cost, the floor under forge_add_operator()'s ratio.
 
     configure_cost.py --prefix <ForgeKernel install> [--operators 150] [--runs 5] [--work DIR]
                       [--generators Ninja "Unix Makefiles"]
 
 For each generator (both by default) prints the median wall time of a fresh
 configure (new build directory) and of a re-configure (existing cache) for each
-project, and their ratios. The two projects take turns run by run, the first
-one alternating, so a busy neighbour slows both alike; one untimed configure of
-each comes first (a cold file cache would slow the first run alone), and the
-disk is synced before each timed one.
+project, and the ratios to add_executable's. The projects take turns run by
+run, the order reversed every other run, so a busy neighbour slows all alike;
+one untimed configure of each comes first (a cold file cache would slow the
+first run alone), and the disk is synced before each timed one.
 """
 import argparse
 import os
@@ -50,6 +57,17 @@ add_test(NAME {op}.bench COMMAND {op}_bench --contract ${{CMAKE_CURRENT_SOURCE_D
 add_test(NAME {op}.prep COMMAND forge::forge prep --contract ${{CMAKE_CURRENT_SOURCE_DIR}}/{op}/window.toml --eval {op}/eval.json)
 add_test(NAME {op}.credit COMMAND forge::forge credit --contract ${{CMAKE_CURRENT_SOURCE_DIR}}/{op}/window.toml --eval {op}/eval.json --ctest)
 """
+
+
+SIDES = """add_library({op}_reference OBJECT {op}/reference/reference.cpp)
+target_include_directories({op}_reference PUBLIC {op}/reference)
+target_link_libraries({op}_reference PUBLIC forge::bench)
+add_library({op}_student OBJECT {op}/student/student.cpp)
+target_include_directories({op}_student PUBLIC {op}/student)
+target_link_libraries({op}_student PUBLIC forge::bench)
+add_executable({op}_bench {op}/bench.cpp)
+target_link_libraries({op}_bench PRIVATE forge::bench {op}_reference {op}_student)
+""" + PLAIN[PLAIN.index("add_test("):]
 
 
 def write_cards(templates: pathlib.Path, source: pathlib.Path, operators: list[str]) -> None:
@@ -103,6 +121,7 @@ def main() -> None:
     operators = [f"op{i:03d}" for i in range(args.operators)]
     projects = {
         "forge_add_operator": HEAD + "".join(f"forge_add_operator({op} BACKEND HOST)\n" for op in operators),
+        "object_libraries": HEAD + "".join(SIDES.format(op=op) for op in operators),
         "add_executable": HEAD + "".join(PLAIN.format(op=op) for op in operators),
     }
     for name, cmakelists in projects.items():
@@ -127,9 +146,10 @@ def main() -> None:
         print(f"{generator}:")
         for name in names:
             print(f"  {name:20s} fresh configure {fresh[name]:6.2f} s   re-configure {again[name]:6.2f} s")
-        forge, plain = names
-        print(f"  {'ratio':20s} fresh configure {fresh[forge] / fresh[plain]:6.2f}x    "
-              f"re-configure {again[forge] / again[plain]:6.2f}x", flush=True)
+        forge, sides, plain = names
+        for name in (forge, sides):
+            print(f"  ratio {name} / {plain}: fresh configure {fresh[name] / fresh[plain]:.2f}x, "
+                  f"re-configure {again[name] / again[plain]:.2f}x", flush=True)
 
 
 if __name__ == "__main__":
