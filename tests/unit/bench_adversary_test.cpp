@@ -162,6 +162,25 @@ BOOST_AUTO_TEST_CASE(answers_looked_up_by_a_few_input_values_fail_against_the_re
                                          "keyed by where its inputs are or by a few of their values"}));
 }
 
+// A reading that moves the declared bytes faster than this machine's memory
+// gives (its device.memory_bandwidth, times 2 on HOST): here a bench that
+// declares 10 TB a call, so both sides are refused, with the figures.
+BOOST_AUTO_TEST_CASE(a_reading_past_the_memorys_bandwidth_fails_the_run) {
+    fb::Bench b = add_bench(add);
+    b.work([](const fb::Workload&) { return fb::Work{.bytes = 1e13}; });
+    const fb::RunResult result = quick_run(b, add_contract());
+    const json& device = result.eval["device"];
+    BOOST_TEST_REQUIRE(device["flush_probe"]["effective"] == true);  // else no ceiling holds, and none is applied
+    BOOST_TEST(device["memory_bandwidth"]["gbps"].get<double>() > 0.1);
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    for (const std::string side : {"student", "reference"}) {
+        BOOST_TEST(any_has(result.problems,
+                           {"workload 'w0'", "the " + side + "'s median call", "1e+07 MB that bench.work declares",
+                            "past what this machine's memory gives", "refused past 2x that"}),
+                   side);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(a_call_that_changes_a_prep_tensor_is_caught) {
     const fb::RunResult result = quick_run(add_bench(
                                          [](fb::Io& io) {

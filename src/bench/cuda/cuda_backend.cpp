@@ -169,6 +169,16 @@ public:
 
     [[nodiscard]] std::optional<double> peak_dram_gbps() const override { return peak_dram_gbps_; }
 
+    // The theoretical peak: no call reads its declared bytes from DRAM faster
+    // (the flush empties L2 before it); 10% for the attributes' rounding.
+    [[nodiscard]] std::optional<MemoryCeiling> memory_ceiling() const override {
+        if (!peak_dram_gbps_) return std::nullopt;
+        return MemoryCeiling{.gbps = *peak_dram_gbps_,
+                             .margin = 1.1,
+                             .source = "the device's peak DRAM bandwidth, 2 x memory clock x bus width / 8 "
+                                       "(device.peak_dram_bandwidth_gbps)"};
+    }
+
     [[nodiscard]] Stream stream() const override { return stream_.get(); }
 
     [[nodiscard]] std::optional<ClockReading> read_clocks() override { return clocks_.read(); }

@@ -7,6 +7,7 @@
 #include <exception>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -16,6 +17,7 @@
 #include "declarations.hpp"
 #include "eval_writer.hpp"
 #include "forge/stats/ratio_interval.hpp"
+#include "physical_floor.hpp"
 #include "record.hpp"
 #include "retake.hpp"
 #include "runtime.hpp"
@@ -60,6 +62,19 @@ void retake_busy_workloads(const Bench& bench, const WindowContract& contract, R
 
 // The bootstrap's seed: fixed by the workloads' own seeds, so the same rounds
 // always give the same interval.
+// Each side's median call held to the memory's ceiling for the bytes the bench
+// declares (physical_floor.hpp): a reading past it is a problem of the run.
+void refuse_readings_past(const MemoryCeiling& ceiling, RunRecord& record) {
+    for (const WorkloadRecord& w : record.workloads) {
+        if (!w.work) continue;
+        for (const Side side : sides) {
+            if (auto why = beyond_memory_ceiling(side, *w.work, w.side(side).samples.median, ceiling)) {
+                record.problems.push_back("workload '" + w.workload->name + "': " + *why);
+            }
+        }
+    }
+}
+
 std::uint64_t bootstrap_seed(const RunRecord& record) {
     std::uint64_t seed = 0x666F726765ULL;  // "forge"
     for (const WorkloadRecord& w : record.workloads) seed = seed * 0x100000001B3ULL ^ w.workload->seed;
@@ -147,6 +162,9 @@ RunResult run(const Bench& bench, const WindowContract& contract, const RunOptio
             if (bench.declare_work()) record.workloads.back().work = bench.declare_work()(workload);
         }
         retake_busy_workloads(bench, contract, *runtime, options, record);
+        if (const std::optional<MemoryCeiling> ceiling = runtime->memory_ceiling()) {
+            refuse_readings_past(*ceiling, record);
+        }
         record.complete = true;
     } catch (const std::exception& e) {
         // A call that threw (an undeclared tensor, a failed launch): no numbers for this run.

@@ -65,6 +65,16 @@ public:
     [[nodiscard]] virtual KernelNames names() const = 0;
 };
 
+// The most memory bandwidth a call on this machine can show, in GB/s, and
+// how far past it a reading may go before it is refused (physical_floor.hpp):
+// the device's theoretical peak (CUDA), or the best of a measurement (HOST),
+// which a call mixing reads and writes can pass by some way.
+struct MemoryCeiling {
+    double gbps = 0.0;
+    double margin = 1.0;
+    std::string source;  // how `gbps` was found, for the refusal's text
+};
+
 class Runtime {
 public:
     virtual ~Runtime() = default;
@@ -73,6 +83,8 @@ public:
     // The device's peak DRAM bandwidth in GB/s, for each side's share of it; nullopt
     // where no sound figure exists (HOST: a CPU's depends on channels and DIMMs).
     [[nodiscard]] virtual std::optional<double> peak_dram_gbps() const { return std::nullopt; }
+    // What no call can beat moving its declared bytes; nullopt where nothing sound bounds it.
+    [[nodiscard]] virtual std::optional<MemoryCeiling> memory_ceiling() const { return std::nullopt; }
     // What a reader of eval.json should know about this machine's measurements
     // (HOST: a cache flush that does not evict); passed on as notices.
     [[nodiscard]] virtual std::vector<std::string> notices() const { return {}; }
