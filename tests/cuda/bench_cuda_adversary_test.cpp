@@ -7,8 +7,10 @@
 
 #include <cstdint>
 #include <iostream>
+#include <map>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -172,6 +174,58 @@ BOOST_AUTO_TEST_CASE(a_kernel_set_that_changes_between_samples_is_flagged_not_fa
     BOOST_TEST(any_has(result.notices, {"kernel set changed", "other_path_kernel"}),
                "notices:" << listed(result.notices));
     BOOST_TEST(result.eval["notices"].size() == result.notices.size());
+}
+
+// Answers kept in device memory by what identifies the inputs (their address
+// and two of their values, read back), computed only the first time, as on
+// public leaderboards (gpu-mode reference-kernels #102, #104, #142): right
+// whenever the input variants come back. The honest work is a 0.2 ms kernel;
+// a fresh round's inputs are new to it, so there it does that work.
+BOOST_AUTO_TEST_CASE(answers_kept_by_their_inputs_identity_are_caught_by_the_fresh_rounds) {
+    using Key = std::tuple<const void*, float, float>;
+    // Kept for the process's life: freeing at exit would race the context's teardown.
+    std::map<Key, void*> kept;
+    const auto keeping_student = [&kept](fb::Io& io) {
+        const float* a = in(io, "a");
+        const float* b = in(io, "b");
+        fb::Tensor& c = io.out("c");
+        const auto stream = static_cast<cudaStream_t>(io.stream());
+        float first = 0.0F;
+        float last = 0.0F;
+        check(cudaMemcpyAsync(&first, a, sizeof first, cudaMemcpyDeviceToHost, stream), "reading a[0]");
+        check(cudaMemcpyAsync(&last, b + c.numel() - 1, sizeof last, cudaMemcpyDeviceToHost, stream),
+              "reading b[n-1]");
+        check(cudaStreamSynchronize(stream), "waiting for the key");
+        const Key key{a, first, last};
+        if (const auto found = kept.find(key); found != kept.end()) {
+            check(cudaMemcpyAsync(c.raw(), found->second, c.bytes(), cudaMemcpyDeviceToDevice, stream),
+                  "answering from the kept copy");
+            return;
+        }
+        adversary::late_add(a, b, c.data<float>(), c.numel(), 0.2, stream);
+        void* copy = nullptr;
+        check(cudaMalloc(&copy, c.bytes()), "keeping an answer");
+        check(cudaMemcpyAsync(copy, c.raw(), c.bytes(), cudaMemcpyDeviceToDevice, stream), "keeping an answer");
+        kept[key] = copy;
+    };
+    const fb::RunResult result = quick_run(add_bench(keeping_student), add_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    BOOST_TEST(any_has(result.problems, {"the student's calls read faster on inputs they had seen before"}),
+               "problems:" << listed(result.problems));
+}
+
+// A reading that moves the declared bytes faster than the device's peak DRAM
+// bandwidth allows: a bench that declares 1 PB a call, so both sides are refused.
+BOOST_AUTO_TEST_CASE(a_reading_past_the_devices_peak_bandwidth_fails_the_run) {
+    fb::Bench b = add_bench(add_on_device);
+    b.work([](const fb::Workload&) { return fb::Work{.bytes = 1e15}; });
+    const fb::RunResult result = quick_run(b, add_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    for (const std::string side : {"student", "reference"}) {
+        BOOST_TEST(any_has(result.problems, {"the " + side + "'s median call", "past what this machine's memory gives",
+                                             "peak DRAM bandwidth", "refused past 1.1x that"}),
+                   side << ", problems:" << listed(result.problems));
+    }
 }
 
 namespace {
