@@ -166,8 +166,11 @@ function(forge_add_operator)
   set(prefix forge_${name})
   set(reference_libraries ${arg_LIBRARIES} ${arg_REFERENCE_LIBRARIES})
   set(student_libraries ${arg_LIBRARIES} ${arg_STUDENT_LIBRARIES})
-  _forge_card_library(${prefix}_reference ${arg_BACKEND} "${REFERENCE}" "${reference_dirs}" "${reference_libraries}")
-  _forge_card_library(${prefix}_student ${arg_BACKEND} "${STUDENT}" "${student_dirs}" "${student_libraries}")
+  _forge_align_options("${enabled_languages}" align)
+  _forge_card_library(${prefix}_reference ${arg_BACKEND} "${REFERENCE}" "${reference_dirs}" "${reference_libraries}"
+    "${align}")
+  _forge_card_library(${prefix}_student ${arg_BACKEND} "${STUDENT}" "${student_dirs}" "${student_libraries}"
+    "${align}")
   add_executable(${prefix}_bench ${BENCH})
   target_link_libraries(${prefix}_bench PRIVATE forge::bench ${prefix}_reference ${prefix}_student ${arg_LIBRARIES})
   if(arg_BACKEND STREQUAL "CUDA")
@@ -175,15 +178,19 @@ function(forge_add_operator)
     # 3.25 knows no CUDA_STANDARD 20 flag for nvcc).
     target_compile_options(${prefix}_bench PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
   endif()
-  _forge_align_timed_code("${enabled_languages}" ${prefix}_bench ${prefix}_reference ${prefix}_student)
+  if(align)
+    target_compile_options(${prefix}_bench PRIVATE ${align})
+  endif()
   _forge_record_build("${context}" ${prefix}_bench ${prefix}_reference ${prefix}_student ${arg_BACKEND}
     "${card_languages}")
 
   set(contract "${card}/window.toml")
+  set(${prefix}_prep_objects "")
   if(PREP)
     # The prep step sees the reference's headers, never the student's: it runs
     # outside every timed window, and the student's code must not run there.
-    _forge_card_library(${prefix}_prep ${arg_BACKEND} "${PREP}" "${prep_dirs};${reference_dirs}" "${reference_libraries}")
+    _forge_card_library(${prefix}_prep ${arg_BACKEND} "${PREP}" "${prep_dirs};${reference_dirs}" "${reference_libraries}"
+      "")
     target_link_libraries(${prefix}_bench PRIVATE ${prefix}_prep)
     _forge_check_prep_includes("${name}" "${PREP}" "${STUDENT}" "${student_dirs}" "${prep_dirs};${reference_dirs}")
     # A prep source that starts including the student is found at the next build.
@@ -191,8 +198,8 @@ function(forge_add_operator)
   else()
     set_property(GLOBAL APPEND PROPERTY _FORGE_CONTRACTS_WITHOUT_PREP "${contract}")
   endif()
-  _forge_side_checks(${name} ${arg_BACKEND} "${arg_LIBRARIES}" "${arg_REFERENCE_LIBRARIES}"
-    "${arg_STUDENT_LIBRARIES}" FALSE)
+  _forge_side_checks(${name} ${arg_BACKEND} "${${prefix}_reference_objects}" "${${prefix}_student_objects}"
+    "${${prefix}_prep_objects}" "${arg_LIBRARIES}" "${arg_REFERENCE_LIBRARIES}" "${arg_STUDENT_LIBRARIES}" FALSE)
 
   # Validated with every other contract at the end of configure, and again
   # whenever the file changes (the next build re-runs configure).
@@ -378,19 +385,24 @@ endfunction()
 # link it get their link requirements, and the include directories and
 # definitions its headers may need, but not their compile options, so a
 # student's -fopenmp never reaches a reference made of headers in the bench.
-function(_forge_card_library target backend files include_dirs libraries)
+function(_forge_card_library target backend files include_dirs libraries align)
   set(sources "${files}")
   list(FILTER sources INCLUDE REGEX "\\.(c|cc|cpp|cxx|cu)$")
   if(NOT sources)
+    set(${target}_objects "" PARENT_SCOPE)
     add_library(${target} INTERFACE ${files})
     target_include_directories(${target} INTERFACE ${include_dirs})
     # forge::bench: the regions a HOST call marks, the prep step's PrepIo.
     target_link_libraries(${target} INTERFACE forge::bench ${libraries})
     return()
   endif()
+  set(${target}_objects "$<TARGET_OBJECTS:${target}>" PARENT_SCOPE)
   add_library(${target} OBJECT ${files})
   if(backend STREQUAL "CUDA")
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
+  endif()
+  if(align)
+    target_compile_options(${target} PRIVATE ${align})  # the timed code's alignment
   endif()
   target_include_directories(${target} PUBLIC ${include_dirs})
   target_link_libraries(${target} PUBLIC forge::bench)
@@ -438,38 +450,31 @@ endfunction()
 # instead, an executable per side (forge_<name>_student_link_check,
 # forge_<name>_prep_link_check), built before the bench. A name that is not a
 # target yet is looked at again when the calling directory ends (`deferred`).
-function(_forge_side_checks name backend libraries reference_libraries student_libraries deferred)
-  set(prefix forge_${name})
-  set(sides "")
-  foreach(role IN ITEMS student prep reference)
-    set(${role}_objects "")
-    if(TARGET ${prefix}_${role})
-      get_target_property(type ${prefix}_${role} TYPE)
-      if(type STREQUAL "OBJECT_LIBRARY")
-        set(${role}_objects "$<TARGET_OBJECTS:${prefix}_${role}>")
-        if(NOT role STREQUAL "reference")
-          list(APPEND sides ${role})
-        endif()
-      endif()
-    endif()
-  endforeach()
-  if(NOT sides)
+function(_forge_side_checks name backend reference_objects student_objects prep_objects
+    libraries reference_libraries student_libraries deferred)
+  if(student_objects STREQUAL "" AND prep_objects STREQUAL "")
     return()
   endif()
+  set(prefix forge_${name})
   set(state OK)
-  foreach(list IN ITEMS libraries reference_libraries student_libraries)
-    set(${list}_files "")
-    if(NOT ${list} STREQUAL "")  # most cards have none
-      _forge_library_files("${${list}}" ${backend} ${deferred} ${list}_files list_state)
-      if(list_state STREQUAL "NO")
-        set(state NO)
-      elseif(list_state STREQUAL "LATER" AND state STREQUAL "OK")
-        set(state LATER)
+  set(libraries_files "")
+  set(reference_libraries_files "")
+  set(student_libraries_files "")
+  if(NOT "${libraries}${reference_libraries}${student_libraries}" STREQUAL "")  # most cards have none
+    foreach(list IN ITEMS libraries reference_libraries student_libraries)
+      if(NOT ${list} STREQUAL "")
+        _forge_library_files("${${list}}" ${backend} ${deferred} ${list}_files list_state)
+        if(list_state STREQUAL "NO")
+          set(state NO)
+        elseif(list_state STREQUAL "LATER" AND state STREQUAL "OK")
+          set(state LATER)
+        endif()
       endif()
-    endif()
-  endforeach()
+    endforeach()
+  endif()
   if(state STREQUAL "LATER")
     cmake_language(EVAL CODE "cmake_language(DEFER CALL _forge_side_checks [==[${name}]==] [==[${backend}]==] "
+      "[==[${reference_objects}]==] [==[${student_objects}]==] [==[${prep_objects}]==] "
       "[==[${libraries}]==] [==[${reference_libraries}]==] [==[${student_libraries}]==] TRUE)")
     return()
   endif()
@@ -586,6 +591,11 @@ function(_forge_add_link_check name role backend libraries)
   target_link_libraries(${prefix}_${role}_link_check PRIVATE ${prefix}_${role} forge::bench ${libraries})
   if(backend STREQUAL "CUDA")
     set_target_properties(${prefix}_${role}_link_check PROPERTIES LINKER_LANGUAGE CUDA)
+    # As the card's other targets (forge_add_operator()), for a check made once the directory ends.
+    _forge_cuda_architectures("forge_add_operator(${name})" architectures)
+    if(architectures)
+      set_target_properties(${prefix}_${role}_link_check PROPERTIES CUDA_ARCHITECTURES "${architectures}")
+    endif()
   else()
     # As when it compiled its own main.cpp: the C++ driver links it.
     set_target_properties(${prefix}_${role}_link_check PROPERTIES LINKER_LANGUAGE CXX)
@@ -619,26 +629,26 @@ function(_forge_timed_code_flags language out)
   set(${out} "${flags}" PARENT_SCOPE)
 endfunction()
 
-# Those flags on the C++ and C sources each of `targets` compiles itself (a
-# vendored kernel is often C); an interface library compiles none.
-function(_forge_align_timed_code enabled_languages)
-  set(targets "")
-  foreach(target IN LISTS ARGN)
-    get_target_property(type ${target} TYPE)
-    if(NOT type STREQUAL "INTERFACE_LIBRARY")
-      list(APPEND targets ${target})
-    endif()
-  endforeach()
-  foreach(language IN ITEMS CXX C)
-    if(language IN_LIST enabled_languages)
-      _forge_timed_code_flags(${language} flags)
-      if(flags)
-        foreach(target IN LISTS targets)
-          target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:${language}>:${flags}>")
-        endforeach()
+# Those flags as compile options for the C++ and C sources a target compiles
+# itself (a vendored kernel is often C), as `out`: one generator expression per
+# enabled language that has flags. Decided once per set of enabled languages.
+function(_forge_align_options enabled_languages out)
+  get_property(options GLOBAL PROPERTY _FORGE_ALIGN_OPTIONS)
+  get_property(decided_for GLOBAL PROPERTY _FORGE_ALIGN_OPTIONS_FOR)
+  if(NOT "${decided_for}" STREQUAL "|${enabled_languages}")
+    set(options "")
+    foreach(language IN ITEMS CXX C)
+      if(language IN_LIST enabled_languages)
+        _forge_timed_code_flags(${language} flags)
+        if(flags)
+          list(APPEND options "$<$<COMPILE_LANGUAGE:${language}>:${flags}>")
+        endif()
       endif()
-    endif()
-  endforeach()
+    endforeach()
+    set_property(GLOBAL PROPERTY _FORGE_ALIGN_OPTIONS "${options}")
+    set_property(GLOBAL PROPERTY _FORGE_ALIGN_OPTIONS_FOR "|${enabled_languages}")
+  endif()
+  set(${out} "${options}" PARENT_SCOPE)
 endfunction()
 
 # The languages of a card's sources (C, CXX, CUDA, by extension; headers have
