@@ -27,13 +27,6 @@ double robust_scale(const std::vector<double>& values, double median) {
     return 1.4826 * stats::median(deviations);
 }
 
-// The log-ratios of the fresh and of the seen rounds `take` keeps, each less
-// the median of the seen rounds with the same side first: a short call's ratio
-// moves with the order (the side timed second reads up to tens of percent
-// slower or faster), and the fresh rounds need not hold both orders alike.
-// Fresh rounds of an order no seen round had are left out. The raw log-ratios
-// too, for the noise: residuals from a median of three rounds include that
-// round's own zero, and understate the spread of a short run.
 // Mann-Whitney's U of `fresh` against `seen` (pairs where the fresh value is
 // higher, ties half), as (E[U] - U) / sd(U) under no difference.
 double rank_z(const std::vector<double>& fresh, const std::vector<double>& seen) {
@@ -48,6 +41,13 @@ double rank_z(const std::vector<double>& fresh, const std::vector<double>& seen)
     return (mean - u) / sd;
 }
 
+// The log-ratios of the fresh and of the seen rounds `take` keeps, each less
+// the median of the seen rounds with the same side first: a short call's ratio
+// moves with the order (the side timed second reads up to tens of percent
+// slower or faster), and the fresh rounds need not hold both orders alike.
+// Fresh rounds of an order no seen round had are left out. The raw log-ratios
+// too, for the noise: residuals from a median of three rounds include that
+// round's own zero, and understate the spread of a short run.
 struct Split {
     std::vector<double> fresh;
     std::vector<double> seen;
