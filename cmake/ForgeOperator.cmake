@@ -802,6 +802,20 @@ function(_forge_record_side_options bench reference student languages)
     "R\"forge_options($<JOIN:$<TARGET_PROPERTY:${student},COMPILE_OPTIONS>,${between}>)forge_options\" \"\\n\"\n")
   set(directory "${CMAKE_CURRENT_BINARY_DIR}/${bench}_sides/$<CONFIG>")
   file(GENERATE OUTPUT "${directory}/${language}/forge_sides.h" CONTENT "${per_language}" TARGET ${bench})
+  set(directory_text "${CMAKE_CURRENT_BINARY_DIR}/${bench}_sides")
+  if(directory_text MATCHES "[\\\">,;]")
+    _forge_definition_text("${directory_text}" directory_text)
+  endif()
+  if(languages STREQUAL "CXX")
+    # One language (a HOST card of C++): the bench includes its header, and
+    # definitions name its strings, with no second header to join them (a
+    # generated file costs a write and a compare at every configure).
+    target_compile_definitions(${bench} PRIVATE
+      "FORGE_BENCH_SIDES_HEADER=\"${directory_text}/$<CONFIG>/CXX/forge_sides.h\""
+      FORGE_BENCH_REFERENCE_OPTIONS=FORGE_BENCH_REFERENCE_OPTIONS_CXX
+      FORGE_BENCH_STUDENT_OPTIONS=FORGE_BENCH_STUDENT_OPTIONS_CXX)
+    return()
+  endif()
   # The header that joins them depends on the languages alone: made once for each list.
   string(REPLACE ";" "_" languages_key "${languages}")
   get_property(joined GLOBAL PROPERTY _FORGE_SIDES_JOINED_${languages_key})
@@ -819,10 +833,6 @@ function(_forge_record_side_options bench reference student languages)
     set_property(GLOBAL PROPERTY _FORGE_SIDES_JOINED_${languages_key} "${joined}")
   endif()
   file(GENERATE OUTPUT "${directory}/forge_sides.h" CONTENT "${joined}")
-  set(directory_text "${CMAKE_CURRENT_BINARY_DIR}/${bench}_sides")
-  if(directory_text MATCHES "[\\\">,;]")
-    _forge_definition_text("${directory_text}" directory_text)
-  endif()
   target_compile_definitions(${bench} PRIVATE
     "FORGE_BENCH_SIDES_HEADER=\"${directory_text}/$<CONFIG>/forge_sides.h\"")
 endfunction()
