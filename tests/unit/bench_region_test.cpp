@@ -122,9 +122,11 @@ BOOST_AUTO_TEST_CASE(nested_time_is_counted_once_in_the_inner_region) {
     BOOST_TEST(rows[0].name == "inner");  // exit order
     BOOST_TEST(rows[1].name == "outer");
     // At least their work: what another process took from the CPU is left out,
-    // the work is not (a few us for the clocks' granularity).
-    BOOST_TEST(rows[0].time_ns >= 5.99e6);
-    BOOST_TEST(rows[1].time_ns >= 1.99e6);
+    // the work is not (up to 2% less: the scheduler counts the wait apart from
+    // the thread's CPU clock, and under ASan beside CI's other tests the region
+    // of 2 ms CPU read 1.980 ms).
+    BOOST_TEST(rows[0].time_ns >= 0.98 * 6e6);
+    BOOST_TEST(rows[1].time_ns >= 0.98 * 2e6);
     // outer's own time excludes inner's: together they fit in the wall time once
     // (counted in both, they would exceed it by inner's 6 ms).
     BOOST_TEST(rows[0].time_ns + rows[1].time_ns <= wall_ms * 1e6);
@@ -139,8 +141,8 @@ BOOST_AUTO_TEST_CASE(c_regions_time_and_nest_as_the_cpp_ones_do) {
     BOOST_TEST_REQUIRE(rows.size() == 2u);
     BOOST_TEST(rows[0].name == "c_inner");  // exit order
     BOOST_TEST(rows[1].name == "c_outer");
-    BOOST_TEST(rows[0].time_ns >= 5.99e6);
-    BOOST_TEST(rows[1].time_ns >= 1.99e6);
+    BOOST_TEST(rows[0].time_ns >= 0.98 * 6e6);  // as nested_time_is_counted_once_in_the_inner_region
+    BOOST_TEST(rows[1].time_ns >= 0.98 * 2e6);
     BOOST_TEST(rows[0].time_ns + rows[1].time_ns <= wall_ms * 1e6);
     const fb::UnbalancedCRegions balanced = fb::take_unbalanced_c_regions();
     BOOST_TEST(balanced.open == 0);
