@@ -87,8 +87,8 @@ BOOST_AUTO_TEST_CASE(outputs_kept_from_the_previous_call_on_the_same_tensors_are
     }
 }
 
-// Answers kept by what identifies the inputs (their address, length and two of
-// their values), computed only the first time, as students on public
+// Answers kept by what identifies the inputs (their length and two of their
+// values), computed only the first time, as students on public
 // leaderboards kept outputs by object identity (gpu-mode reference-kernels
 // #102, #104, #142) or across iterations (flashinfer-bench #21). Its answers
 // are right for inputs that come back unchanged, so no output check fails: it
@@ -99,13 +99,16 @@ BOOST_AUTO_TEST_CASE(answers_kept_by_their_inputs_identity_are_caught_by_the_fre
     for (int i = 0; i < 3; ++i) b.workload("w" + std::to_string(i), {{"n", 4096}}, 30 + i);
     add_tensors(b);
     b.reference(add);
+    // Keyed by contents alone (the leaderboard's also by address, which only
+    // adds a first miss on each copy of the tensors): every seen round answers
+    // from what the untimed calls and the warm-up kept.
     b.student([](fb::Io& io) {
-        using Key = std::tuple<const void*, std::size_t, float, float>;
+        using Key = std::tuple<std::size_t, float, float>;
         static std::map<Key, std::vector<float>> kept;
         const auto a = io.in("a").span<const float>();
         const auto b_in = io.in("b").span<const float>();
         auto c = io.out("c").span<float>();
-        const Key key{a.data(), a.size(), a.front(), b_in.back()};
+        const Key key{a.size(), a.front(), b_in.back()};
         if (const auto found = kept.find(key); found != kept.end()) {
             std::copy(found->second.begin(), found->second.end(), c.begin());
             return;
