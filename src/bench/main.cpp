@@ -19,7 +19,7 @@
 #include "forge/exit_code.hpp"
 #include "forge/io/file.hpp"
 #include "forge/report/findings_view.hpp"
-#include "gpu_choice.hpp"
+#include "runtime/cuda/gpu_choice.hpp"
 #include "side_options.hpp"
 
 namespace forge::bench {

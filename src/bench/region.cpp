@@ -9,9 +9,9 @@
 #include <thread>
 #include <vector>
 
-#include "preemption.hpp"
-#include "regions.hpp"
-#include "timer.hpp"
+#include "runtime/preemption.hpp"
+#include "runtime/regions.hpp"
+#include "runtime/timer.hpp"
 
 namespace forge::bench {
 

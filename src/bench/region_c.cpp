@@ -10,7 +10,7 @@
 #include <new>
 
 #include "forge/bench/region.hpp"
-#include "regions.hpp"
+#include "runtime/regions.hpp"
 
 namespace forge::bench {
 

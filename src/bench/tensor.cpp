@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-#include "host_memory.hpp"
+#include "runtime/host_memory.hpp"
 
 namespace forge::bench {
 

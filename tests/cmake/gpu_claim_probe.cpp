@@ -8,8 +8,8 @@
 #include <string>
 #include <thread>
 
-#include "gpu_choice.hpp"
-#include "gpu_claim.hpp"
+#include "runtime/cuda/gpu_choice.hpp"
+#include "runtime/cuda/gpu_claim.hpp"
 
 namespace {
 

@@ -17,12 +17,12 @@
 
 #include "adversary_kernels.hpp"
 #include "bench_add_operator.hpp"
-#include "device_availability.hpp"
 #include "forge/bench/bench.hpp"
 #include "forge/bench/run.hpp"
 #include "forge/contract/contract.hpp"
 #include "forge/exit_code.hpp"
-#include "runtime.hpp"
+#include "runtime/cuda/device_availability.hpp"
+#include "runtime/runtime.hpp"
 
 // The CUDA counterparts of tests/unit/bench_adversary_test.cpp: one student per
 // trick a student could use on the GPU to win without doing the work, each held to

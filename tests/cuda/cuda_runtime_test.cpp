@@ -12,10 +12,10 @@
 #include <string>
 
 #include "adversary_kernels.hpp"
-#include "cuda_stream.hpp"
-#include "device_availability.hpp"
 #include "forge/exit_code.hpp"
-#include "runtime.hpp"
+#include "runtime/cuda/cuda_stream.hpp"
+#include "runtime/cuda/device_availability.hpp"
+#include "runtime/runtime.hpp"
 
 // The CUDA backend's profiled window, below the harness: where its edges fall
 // on the device for work on the bench's stream, on a non-blocking stream that

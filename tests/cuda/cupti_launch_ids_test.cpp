@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "cupti_launch_ids.hpp"
+#include "runtime/cupti/cupti_launch_ids.hpp"
 
 // The launch log's callback lists against the CUPTI headers of the toolkit it is
 // built with: every API there that launches kernels is subscribed (so a new entry

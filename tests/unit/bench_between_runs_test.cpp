@@ -13,9 +13,9 @@
 #include "forge/bench/run.hpp"
 
 #include "bench_add_operator.hpp"
-#include "between_runs.hpp"
-#include "record.hpp"
-#include "run_history.hpp"
+#include "results/between_runs.hpp"
+#include "results/record.hpp"
+#include "results/run_history.hpp"
 
 namespace fb = forge::bench;
 

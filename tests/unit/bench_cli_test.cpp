@@ -12,11 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench_add_operator.hpp"
 #include "forge/bench/bench.hpp"
 #include "forge/exit_code.hpp"
 #include "forge/io/file.hpp"
-#include "bench_add_operator.hpp"
-#include "gpu_choice.hpp"
+#include "runtime/cuda/gpu_choice.hpp"
 
 namespace fb = forge::bench;
 namespace fs = std::filesystem;

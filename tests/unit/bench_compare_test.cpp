@@ -8,9 +8,9 @@
 #include <limits>
 #include <string>
 
-#include "compare.hpp"
 #include "forge/bench/bench.hpp"
 #include "forge/bench/tensor.hpp"
+#include "rules/compare.hpp"
 
 namespace fb = forge::bench;
 

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "cuda_architectures.hpp"
+#include "runtime/cuda/cuda_architectures.hpp"
 
 // Whether a bench built for some CUDA architectures (CMake's syntax) carries
 // native code for the GPU it runs on, else what runs there and how to fix it:

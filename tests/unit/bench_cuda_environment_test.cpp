@@ -4,7 +4,7 @@
 #include <map>
 #include <string>
 
-#include "cuda_environment.hpp"
+#include "runtime/cuda/cuda_environment.hpp"
 
 namespace fb = forge::bench;
 

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "device_availability.hpp"
-#include "runtime.hpp"
+#include "runtime/cuda/device_availability.hpp"
+#include "runtime/runtime.hpp"
 
 // Whether a CUDA bench skips or fails, from what cudaGetDeviceCount answered:
 // only "no device" is a skip; a GPU that CUDA cannot use must fail, naming why.

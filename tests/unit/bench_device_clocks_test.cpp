@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "device_clocks.hpp"
+#include "runtime/device_clocks.hpp"
 
 namespace fb = forge::bench;
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "device_profile.hpp"
 #include "forge/bench/tensor.hpp"
+#include "runtime/cuda/device_profile.hpp"
 
 // What a profiled CUDA call's device work becomes: these rules run here, without a
 // GPU, on records shaped as CUPTI reports them. The harness's own work (the flush

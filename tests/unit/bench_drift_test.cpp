@@ -3,7 +3,8 @@
 
 #include <vector>
 
-#include "drift.hpp"
+#include "rules/drift.hpp"
+#include "runtime/calibration.hpp"
 
 namespace fb = forge::bench;
 namespace tt = boost::test_tools;

@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "eval_writer.hpp"
 #include "forge/io/file.hpp"
+#include "results/eval_writer.hpp"
 
 namespace fs = std::filesystem;
 namespace fb = forge::bench;

@@ -8,8 +8,8 @@
 #include <random>
 #include <vector>
 
-#include "fresh_inputs.hpp"
-#include "record.hpp"
+#include "results/record.hpp"
+#include "rules/fresh_inputs.hpp"
 
 namespace fb = forge::bench;
 

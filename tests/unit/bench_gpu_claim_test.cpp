@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "gpu_claim.hpp"
+#include "runtime/cuda/gpu_claim.hpp"
 
 // A GPU claimed by one bench cannot be claimed by another process until it is
 // released. "Another process" here is a second open of the lock file: flock

@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench_add_operator.hpp"
 #include "forge/bench/bench.hpp"
 #include "forge/bench/run.hpp"
 #include "forge/contract/contract.hpp"
@@ -25,10 +26,9 @@
 #include "forge/exit_code.hpp"
 #include "forge/io/file.hpp"
 #include "forge/stats/ratio_interval.hpp"
-#include "bench_add_operator.hpp"
-#include "record.hpp"
-#include "runtime.hpp"
-#include "workload_run.hpp"
+#include "harness/workload_run.hpp"
+#include "results/record.hpp"
+#include "runtime/runtime.hpp"
 
 namespace fb = forge::bench;
 using nlohmann::json;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernel_sets.hpp"
+#include "rules/kernel_sets.hpp"
 
 namespace fb = forge::bench;
 using forge::Side;

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "physical_floor.hpp"
+#include "rules/physical_floor.hpp"
 
 namespace fb = forge::bench;
 

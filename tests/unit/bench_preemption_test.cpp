@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "forge/stats/summary.hpp"
-#include "preemption.hpp"
-#include "record.hpp"
+#include "results/record.hpp"
+#include "runtime/preemption.hpp"
 
 namespace fb = forge::bench;
 

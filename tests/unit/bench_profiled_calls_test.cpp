@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "profiled_calls.hpp"
+#include "rules/profiled_calls.hpp"
 
 namespace fb = forge::bench;
 namespace tt = boost::test_tools;

@@ -16,8 +16,8 @@
 
 #include "c_regions.h"
 #include "forge/bench/region.hpp"
-#include "regions.hpp"
-#include "runtime.hpp"
+#include "runtime/regions.hpp"
+#include "runtime/runtime.hpp"
 
 namespace fb = forge::bench;
 

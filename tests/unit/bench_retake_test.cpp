@@ -9,9 +9,9 @@
 #include <random>
 #include <vector>
 
-#include "record.hpp"
-#include "retake.hpp"
-#include "stopping.hpp"
+#include "results/record.hpp"
+#include "rules/retake.hpp"
+#include "rules/stopping.hpp"
 
 namespace fb = forge::bench;
 

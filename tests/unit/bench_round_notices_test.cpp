@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "bench_add_operator.hpp"
-#include "device_clocks.hpp"
-#include "record.hpp"
-#include "round_notices.hpp"
-#include "stopping.hpp"
+#include "results/record.hpp"
+#include "results/round_notices.hpp"
+#include "rules/stopping.hpp"
+#include "runtime/device_clocks.hpp"
 
 namespace fb = forge::bench;
 

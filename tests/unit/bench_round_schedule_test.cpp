@@ -10,7 +10,7 @@
 #include <set>
 #include <utility>
 
-#include "round_schedule.hpp"
+#include "rules/round_schedule.hpp"
 
 namespace fb = forge::bench;
 

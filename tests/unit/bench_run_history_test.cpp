@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "bench_add_operator.hpp"
-#include "run_history.hpp"
+#include "results/run_history.hpp"
 
 namespace fb = forge::bench;
 

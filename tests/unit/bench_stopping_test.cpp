@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "forge/stats/summary.hpp"
-#include "stopping.hpp"
+#include "rules/stopping.hpp"
 
 namespace fb = forge::bench;
 namespace tt = boost::test_tools;

@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "compare.hpp"
 #include "forge/bench/dtype.hpp"
 #include "forge/bench/rng.hpp"
 #include "forge/bench/tensor.hpp"
-#include "guarded_memory.hpp"
-#include "host_memory.hpp"
-#include "sysfs.hpp"
+#include "rules/compare.hpp"
+#include "runtime/guarded_memory.hpp"
+#include "runtime/host/sysfs.hpp"
+#include "runtime/host_memory.hpp"
 
 namespace fb = forge::bench;
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "forge/bench/bench.hpp"
-#include "throughput.hpp"
+#include "rules/throughput.hpp"
 
 namespace fb = forge::bench;
 namespace tt = boost::test_tools;

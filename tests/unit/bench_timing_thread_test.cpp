@@ -16,7 +16,7 @@
 #include <atomic>
 #endif
 
-#include "timing_thread.hpp"
+#include "runtime/host/timing_thread.hpp"
 
 namespace fb = forge::bench;
 

@@ -1,4 +1,4 @@
-#include "call_checks.hpp"
+#include "harness/call_checks.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -8,9 +8,9 @@
 #include <utility>
 
 #include "access.hpp"
-#include "compare.hpp"
-#include "declarations.hpp"
-#include "regions.hpp"
+#include "rules/compare.hpp"
+#include "rules/declarations.hpp"
+#include "runtime/regions.hpp"
 
 namespace forge::bench {
 

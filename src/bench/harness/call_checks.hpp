@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "workload_context.hpp"
+#include "harness/workload_context.hpp"
 
 namespace forge::bench {
 

@@ -13,16 +13,16 @@
 #include <utility>
 #include <vector>
 
-#include "between_runs.hpp"
-#include "declarations.hpp"
-#include "eval_writer.hpp"
 #include "forge/stats/ratio_interval.hpp"
-#include "physical_floor.hpp"
-#include "record.hpp"
-#include "retake.hpp"
-#include "runtime.hpp"
-#include "stopping.hpp"
-#include "workload_run.hpp"
+#include "harness/workload_run.hpp"
+#include "results/between_runs.hpp"
+#include "results/eval_writer.hpp"
+#include "results/record.hpp"
+#include "rules/declarations.hpp"
+#include "rules/physical_floor.hpp"
+#include "rules/retake.hpp"
+#include "rules/stopping.hpp"
+#include "runtime/runtime.hpp"
 
 namespace forge::bench {
 

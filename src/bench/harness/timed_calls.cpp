@@ -1,4 +1,4 @@
-#include "timed_calls.hpp"
+#include "harness/timed_calls.hpp"
 
 #include <algorithm>
 #include <array>
@@ -15,16 +15,17 @@
 #include "forge/stats/summary.hpp"
 
 #include "access.hpp"
-#include "call_checks.hpp"
-#include "device_clocks.hpp"
-#include "drift.hpp"
-#include "fresh_inputs.hpp"
-#include "kernel_sets.hpp"
-#include "retake.hpp"
-#include "round_notices.hpp"
-#include "round_schedule.hpp"
-#include "timer.hpp"
-#include "workload_tensors.hpp"
+#include "harness/call_checks.hpp"
+#include "harness/workload_tensors.hpp"
+#include "results/round_notices.hpp"
+#include "rules/drift.hpp"
+#include "rules/fresh_inputs.hpp"
+#include "rules/kernel_sets.hpp"
+#include "rules/retake.hpp"
+#include "rules/round_schedule.hpp"
+#include "runtime/calibration.hpp"
+#include "runtime/device_clocks.hpp"
+#include "runtime/timer.hpp"
 
 namespace forge::bench {
 

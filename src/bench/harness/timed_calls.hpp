@@ -2,9 +2,9 @@
 // and the pipelined batches.
 #pragma once
 
-#include "record.hpp"
-#include "stopping.hpp"
-#include "workload_context.hpp"
+#include "harness/workload_context.hpp"
+#include "results/record.hpp"
+#include "rules/stopping.hpp"
 
 namespace forge::bench {
 

@@ -1,4 +1,4 @@
-#include "workload_context.hpp"
+#include "harness/workload_context.hpp"
 
 #include <algorithm>
 #include <exception>

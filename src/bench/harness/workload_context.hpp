@@ -20,11 +20,11 @@
 #include "forge/bench/run.hpp"
 #include "forge/contract/contract.hpp"
 
-#include "declarations.hpp"
-#include "kernel_sets.hpp"
-#include "preemption.hpp"
-#include "record.hpp"
-#include "runtime.hpp"
+#include "results/record.hpp"
+#include "rules/declarations.hpp"
+#include "rules/kernel_sets.hpp"
+#include "runtime/preemption.hpp"
+#include "runtime/runtime.hpp"
 
 namespace forge::bench {
 

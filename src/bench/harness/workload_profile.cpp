@@ -1,4 +1,4 @@
-#include "workload_profile.hpp"
+#include "harness/workload_profile.hpp"
 
 #include <algorithm>
 #include <array>
@@ -10,11 +10,11 @@
 #include <utility>
 #include <vector>
 
-#include "call_checks.hpp"
-#include "kernel_sets.hpp"
-#include "preemption.hpp"
-#include "profiled_calls.hpp"
-#include "timer.hpp"
+#include "harness/call_checks.hpp"
+#include "rules/kernel_sets.hpp"
+#include "rules/profiled_calls.hpp"
+#include "runtime/preemption.hpp"
+#include "runtime/timer.hpp"
 
 namespace forge::bench {
 

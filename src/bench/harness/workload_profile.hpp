@@ -3,8 +3,8 @@
 // matched the profiled calls'.
 #pragma once
 
-#include "record.hpp"
-#include "workload_context.hpp"
+#include "harness/workload_context.hpp"
+#include "results/record.hpp"
 
 namespace forge::bench {
 

@@ -1,4 +1,4 @@
-#include "workload_run.hpp"
+#include "harness/workload_run.hpp"
 
 #include <exception>
 #include <memory>
@@ -9,11 +9,11 @@
 #include <utility>
 
 #include "access.hpp"
-#include "call_checks.hpp"
-#include "timed_calls.hpp"
-#include "workload_context.hpp"
-#include "workload_profile.hpp"
-#include "workload_tensors.hpp"
+#include "harness/call_checks.hpp"
+#include "harness/timed_calls.hpp"
+#include "harness/workload_context.hpp"
+#include "harness/workload_profile.hpp"
+#include "harness/workload_tensors.hpp"
 
 namespace forge::bench {
 

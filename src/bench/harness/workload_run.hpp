@@ -6,9 +6,9 @@
 #include "forge/bench/run.hpp"
 #include "forge/contract/contract.hpp"
 
-#include "record.hpp"
-#include "runtime.hpp"
-#include "stopping.hpp"
+#include "results/record.hpp"
+#include "rules/stopping.hpp"
+#include "runtime/runtime.hpp"
 
 namespace forge::bench {
 

@@ -1,4 +1,4 @@
-#include "workload_tensors.hpp"
+#include "harness/workload_tensors.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -9,10 +9,10 @@
 #include <utility>
 
 #include "access.hpp"
-#include "compare.hpp"
-#include "declarations.hpp"
-#include "kernel_calls.hpp"
-#include "timer.hpp"
+#include "rules/compare.hpp"
+#include "rules/declarations.hpp"
+#include "runtime/kernel_calls.hpp"
+#include "runtime/timer.hpp"
 
 namespace forge::bench {
 

@@ -4,8 +4,8 @@
 // between rounds, the inputs of a fresh round.
 #pragma once
 
-#include "record.hpp"
-#include "workload_context.hpp"
+#include "harness/workload_context.hpp"
+#include "results/record.hpp"
 
 namespace forge::bench {
 

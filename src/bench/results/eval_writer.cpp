@@ -1,0 +1,407 @@
+#include "results/eval_writer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "forge/io/file.hpp"
+#include "results/run_history.hpp"
+#include "rules/throughput.hpp"
+
+namespace forge::bench {
+
+namespace {
+
+nlohmann::json samples_json(const SideRecord& side) {
+    return {{"n", side.samples.n},
+            {"median_ms", side.samples.median},
+            {"min_ms", side.samples.min},
+            {"q1_ms", side.samples.q1},
+            {"q3_ms", side.samples.q3},
+            {"max_ms", side.samples.max}};
+}
+
+nlohmann::json interval_json(const stats::RatioInterval& interval) { return {interval.low, interval.high}; }
+
+// A value, or null where it is unknown.
+nlohmann::json figure(const std::optional<double>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+// The GPU's clocks after a round: null where the backend reads none.
+nlohmann::json clocks_json(const std::optional<ClockReading>& clocks) {
+    if (!clocks) return nullptr;
+    return {{"sm_mhz", clocks->sm_mhz},
+            {"memory_mhz", clocks->memory_mhz},
+            {"throttle_reasons", throttle_reasons(clocks->reasons)}};
+}
+
+// Every reading in the order taken, so anyone can recompute the interval.
+nlohmann::json rounds_json(const WorkloadRecord& w) {
+    nlohmann::json rounds = nlohmann::json::array();
+    for (const Round& round : w.rounds) {
+        rounds.push_back({{"first", to_string(round.first)},
+                          {"input_variant", round.input_variant},
+                          {"fresh", round.fresh},
+                          {"layout", round.layout},
+                          {"reference_ms", round.reference_ms},
+                          {"student_ms", round.student_ms},
+                          {"t_s", round.t_s},
+                          {"calibration_ms", round.calibration_ms},
+                          {"memory_calibration_ms", round.memory_calibration_ms},
+                          {"preempted", round.preempted},
+                          {"reference_wait_ms", figure(round.reference_wait_ms)},
+                          {"student_wait_ms", figure(round.student_wait_ms)},
+                          {"throttled", round.throttled},
+                          {"clocks", clocks_json(round.clocks)},
+                          {"used", round.used}});
+    }
+    return rounds;
+}
+
+nlohmann::json stopping_json(const WorkloadRecord& w) {
+    // The precision the rounds themselves reached, as the stopping rule judged
+    // it: ratio_ci is wider once the spread between runs is in it.
+    const stats::RatioInterval& rounds_interval = w.between_runs.runs > 0 ? w.between_runs.within : w.ratio;
+    const auto preempted = std::count_if(w.rounds.begin(), w.rounds.end(), [](const Round& r) { return r.preempted; });
+    const auto throttled = std::count_if(w.rounds.begin(), w.rounds.end(), [](const Round& r) { return r.throttled; });
+    return {{"reason", to_string(w.stop)},
+            {"preset", w.stopping_preset},
+            {"rounds", w.rounds.size()},
+            {"preempted_rounds", preempted},
+            {"throttled_rounds", throttled},
+            {"estimated_from", to_string(w.selection)},
+            {"rounds_used", w.estimated_rounds.log_ratios.size()},
+            {"waited_for_quiet", w.waited_for_quiet},
+            {"retaken", w.retaken},
+            {"memory_calibration_before_ms", w.memory_calibration_before_ms},
+            {"half_width", rounds_interval.relative_half_width()},
+            {"measured_s", w.measured_s},
+            {"fresh_inputs_s", w.fresh_inputs_s},
+            {"wall_s", w.rounds_wall_s}};
+}
+
+// Fresh rounds against the others (fresh_inputs.hpp); null with fewer than two of either.
+nlohmann::json reuse_json(const std::optional<Reuse>& reuse) {
+    if (!reuse) return nullptr;
+    return {{"fresh_rounds", reuse->fresh_rounds},
+            {"seen_rounds", reuse->seen_rounds},
+            {"gain", reuse->gain},
+            {"resolves", reuse->resolves},
+            {"rank_z", reuse->rank_z},
+            {"student_gained", reuse->student_gained()},
+            {"reference_gained", reuse->reference_gained()}};
+}
+
+nlohmann::json drift_json(const Drift& drift) {
+    return {{"calibration_block_medians_ms", drift.block_medians_ms},
+            {"moved", drift.moved},
+            {"flagged", drift.flagged}};
+}
+
+// The rule every workload's rounds stopped by, with its parameters.
+nlohmann::json stopping_rule_json(const StoppingParameters& p) {
+    return {{"criterion", PrecisionCriterion::name},
+            {"preset", p.preset},
+            {"precision", p.precision},
+            {"confidence", p.confidence},
+            {"min_rounds", p.min_rounds},
+            {"max_rounds", p.max_rounds},
+            {"min_measured_s", p.min_measured_s},
+            {"max_wall_s", p.max_wall_s},
+            {"quiet_wait_s", p.quiet_wait_s},
+            {"retake_busy_workloads", p.retake_busy_workloads},
+            {"warmup_s", p.warmup_s},
+            {"min_fresh_rounds", p.min_fresh_rounds},
+            {"order", "alternating (reference first in even rounds)"},
+            {"estimator",
+             "exp(median of per-round log((reference_ms - reference_wait_ms) / (student_ms - student_wait_ms))), "
+             "a wait that is null counting as 0; each side's ms (samples) the median of its readings less their "
+             "waits over the same rounds"},
+            {"fresh_inputs",
+             "two rounds in eight (one with each side first) draw inputs for that round alone from a seed of the "
+             "kernel's random source, while drawing them costs at most a quarter of the rounds' wall time, and "
+             "rounds go on until min_fresh_rounds exist; the student's outputs there are held to the reference's; "
+             "each round's log-ratio less the median of the seen rounds with the same side first; reuse.gain is "
+             "exp(median on the two variants - median on fresh rounds), refused (student) or noticed (reference) "
+             "over at least 5 fresh rounds beyond reuse.resolves, exp(max(4 standard errors of the two medians, "
+             "2%)), with Mann-Whitney's reuse.rank_z beyond 3; over the undisturbed rounds"},
+            {"interval", "hull of the sign-test interval and Student's t on the layouts' medians"},
+            {"round_selection",
+             "quiet rounds (no preempted call, no throttled GPU, memory calibration within 30% of the "
+             "run's quietest reading) when min_rounds exist, waiting up to quiet_wait_s past max_wall_s "
+             "for them; else undisturbed rounds (no preempted call, no throttled GPU); else all; only quiet rounds "
+             "reach the precision"},
+            {"run_interval",
+             "hull of a percentile bootstrap over each workload's layouts and rounds (2000 resamples, seeded) and "
+             "the workloads' intervals carried to their geometric mean"},
+            {"between_runs",
+             "DerSimonian and Laird's between-run variance of the log-ratio over this run and the last earlier "
+             "runs of the same bench executable kept in the history file beside eval.json (up to " +
+                 std::to_string(kept_runs) +
+                 " in all); its square root times Student's t quantile (runs - 1 degrees of freedom) added in "
+                 "quadrature to each side of ratio_ci up to the lowest and highest the runs' "
+                 "own intervals reach, and to every kept run's ratio (between_runs.reaches_earlier_runs) where "
+                 "this run's rounds read the machine busier than theirs (between_runs.machine.busier), or, for a "
+                 "workload, where its ratio came from rounds that were not quiet; between_runs.within_run_ci is "
+                 "the interval from this run's rounds alone"}};
+}
+
+nlohmann::json prep_outputs_json(const PrepRecord& prep) {
+    nlohmann::json outputs = nlohmann::json::object();
+    for (const TensorSpec& spec : prep.outputs) {
+        outputs[spec.name] = {{"shape", spec.shape}, {"dtype", to_string(spec.dtype)}};
+    }
+    return outputs;
+}
+
+nlohmann::json prep_json(const RunRecord& record) {
+    if (!record.has_prep || record.workloads.empty() || !record.workloads.front().prep) return nullptr;
+    nlohmann::json workloads = nlohmann::json::array();
+    for (const WorkloadRecord& w : record.workloads) {
+        if (!w.prep) continue;
+        workloads.push_back({{"name", w.workload->name},
+                             {"outputs", prep_outputs_json(*w.prep)},
+                             {"mutated", w.prep->mutated},
+                             {"ms", w.prep->ms}});
+    }
+    // The top level mirrors the first workload, for readers of single-workload files.
+    const PrepRecord& first = *record.workloads.front().prep;
+    return {{"outputs", prep_outputs_json(first)},
+            {"mutated", first.mutated},
+            {"ms", first.ms},
+            {"workloads", std::move(workloads)}};
+}
+
+// The comparison applied (its name and threshold: atol and rtol, or the relative
+// L2 threshold) and every error measured, whichever comparison applied.
+nlohmann::json comparison_json(const ComparisonResult& comparison) {
+    nlohmann::json out = {{"comparison", comparison_name(comparison.applied)}};
+    if (const auto* tolerance = std::get_if<Tolerance>(&comparison.applied)) {
+        out["atol"] = tolerance->atol;
+        out["rtol"] = tolerance->rtol;
+    } else {
+        out["threshold"] = std::get<RelativeL2>(comparison.applied).max;
+    }
+    out["max_abs_error"] = comparison.max_abs_error;
+    out["max_rel_error"] = comparison.max_rel_error;
+    // Infinite when only the reference is all zero: JSON has no infinity.
+    out["relative_l2_error"] = std::isfinite(comparison.relative_l2_error)
+                                   ? nlohmann::json(comparison.relative_l2_error)
+                                   : nlohmann::json(nullptr);
+    out["mismatches"] = comparison.mismatches;
+    out["non_finite"] = comparison.non_finite;
+    out["passed"] = comparison.passed();
+    return out;
+}
+
+nlohmann::json correctness_json(const RunRecord& record) {
+    nlohmann::json outputs = nlohmann::json::object();
+    for (const OutputCheck& check : record.outputs) {
+        nlohmann::json output = comparison_json(check.comparison);
+        output["dtype"] = to_string(check.spec.dtype);
+        if (check.dtype_varies) {
+            // Each workload's dtype set its thresholds: performance.workloads[].outputs
+            // holds each workload's.
+            output["dtype"] = "per workload";
+            for (const char* threshold : {"atol", "rtol", "threshold"}) output.erase(threshold);
+        }
+        output["start"] = check.start;
+        outputs[check.spec.name] = std::move(output);
+    }
+    return {{"passed", record.passed()}, {"outputs", std::move(outputs)}, {"problems", record.problems}};
+}
+
+// Each compared output's errors in one workload, over its input variants.
+nlohmann::json workload_outputs_json(const RunRecord& record, const Workload& workload) {
+    nlohmann::json outputs = nlohmann::json::object();
+    for (const OutputCheck& check : record.outputs) {
+        if (const auto found = check.workloads.find(workload.name); found != check.workloads.end()) {
+            outputs[check.spec.name] = comparison_json(found->second);
+        }
+    }
+    return outputs;
+}
+
+// The verdict's geometric mean; null when a reading is not positive (a clock that
+// could not resolve the call), rather than a made-up figure.
+nlohmann::json geomean_or_null(const std::vector<double>& values) {
+    for (double value : values) {
+        if (!(value > 0.0)) return nullptr;
+    }
+    return stats::geometric_mean(values);
+}
+
+nlohmann::json throughput_json(const SideThroughput& t) {
+    return {{"gflops", figure(t.gflops)},
+            {"gbps", figure(t.gbps)},
+            {"peak_dram_bandwidth_fraction", figure(t.peak_dram_bandwidth_fraction)}};
+}
+
+// Each side's throughput from its median time; null without declared work.
+nlohmann::json throughput_json(const RunRecord& record, const WorkloadRecord& w) {
+    if (!w.work) return nullptr;
+    return {{"reference", throughput_json(throughput(*w.work, w.reference.samples.median, record.peak_dram_gbps))},
+            {"student", throughput_json(throughput(*w.work, w.student.samples.median, record.peak_dram_gbps))}};
+}
+
+nlohmann::json work_json(const WorkloadRecord& w) {
+    if (!w.work) return nullptr;
+    return {{"flops", figure(w.work->flops)}, {"bytes", figure(w.work->bytes)}};
+}
+
+// The run's throughput: each figure's geometric mean over the workloads, as the
+// run's milliseconds are; null without declared work.
+nlohmann::json run_throughput_json(const RunRecord& record) {
+    if (record.workloads.empty() || !record.workloads.front().work) return nullptr;
+    nlohmann::json out = nlohmann::json::object();
+    for (const Side side : {Side::reference, Side::student}) {
+        std::vector<std::optional<double>> gflops;
+        std::vector<std::optional<double>> gbps;
+        std::vector<std::optional<double>> fraction;
+        for (const WorkloadRecord& w : record.workloads) {
+            if (!w.work) return nullptr;
+            const SideRecord& reading = w.side(side);
+            const SideThroughput t = throughput(*w.work, reading.samples.median, record.peak_dram_gbps);
+            gflops.push_back(t.gflops);
+            gbps.push_back(t.gbps);
+            fraction.push_back(t.peak_dram_bandwidth_fraction);
+        }
+        out[std::string(to_string(side))] =
+            throughput_json({geomean_of_all(gflops), geomean_of_all(gbps), geomean_of_all(fraction)});
+    }
+    return out;
+}
+
+// Per side; null where the samples' kernels could not be seen (CUDA under another profiler).
+nlohmann::json kernel_set_changed_json(const WorkloadRecord& w) {
+    const auto side = [](const std::optional<bool>& changed) -> nlohmann::json {
+        if (changed) return *changed;
+        return nullptr;
+    };
+    return {{"reference", side(w.reference.kernel_set_changed)}, {"student", side(w.student.kernel_set_changed)}};
+}
+
+// The spread between runs an interval includes; null when the bench kept no history.
+nlohmann::json between_runs_json(const BetweenRuns& spread) {
+    if (spread.runs == 0) return nullptr;
+    return {{"runs", spread.runs},
+            {"log_sd", spread.log_sd},
+            {"within_run_ci", interval_json(spread.within)},
+            {"reaches_earlier_runs", spread.reaches_earlier_runs}};
+}
+
+// The run's: with how busy the machine was for this run and, at best, for the kept ones.
+nlohmann::json run_between_runs_json(const RunRecord& record) {
+    nlohmann::json json = between_runs_json(record.between_runs);
+    if (json.is_null() || !record.machine_across_runs) return json;
+    const MachineAcrossRuns& machine = *record.machine_across_runs;
+    const nlohmann::json earlier =
+        machine.earlier_memory_ms ? nlohmann::json(*machine.earlier_memory_ms) : nlohmann::json(nullptr);
+    json["machine"] = {
+        {"memory_ms", machine.memory_ms}, {"earlier_memory_ms", earlier}, {"busier", machine.busier()}};
+    return json;
+}
+
+nlohmann::json performance_json(const RunRecord& record) {
+    if (!record.complete) return nullptr;
+    std::vector<double> reference_ms;
+    std::vector<double> student_ms;
+    bool precision_reached = true;
+    bool drifted = false;
+    nlohmann::json workloads = nlohmann::json::array();
+    for (const WorkloadRecord& w : record.workloads) {
+        const double ref = w.reference.samples.median;
+        const double stu = w.student.samples.median;
+        reference_ms.push_back(ref);
+        student_ms.push_back(stu);
+        precision_reached = precision_reached && w.stop == StopReason::precision_reached;
+        drifted = drifted || w.drift.flagged;
+        const KernelTable& ref_table = w.reference.kernels;
+        const KernelTable& stu_table = w.student.kernels;
+        workloads.push_back(
+            {{"name", w.workload->name},
+             {"params", w.workload->params},
+             {"seed", w.workload->seed},
+             {"reference_ms", ref},
+             {"student_ms", stu},
+             {"work", work_json(w)},
+             {"throughput", throughput_json(record, w)},
+             {"ratio", w.ratio.ratio},
+             {"ratio_ci", interval_json(w.ratio)},
+             {"verdict", stats::to_string(w.ratio.verdict())},
+             {"between_runs", between_runs_json(w.between_runs)},
+             {"precision_reached", w.stop == StopReason::precision_reached},
+             {"stopping", stopping_json(w)},
+             {"drift", drift_json(w.drift)},
+             {"reuse", reuse_json(w.reuse)},
+             {"rounds", rounds_json(w)},
+             {"pipelined",
+              {{"reference_ms", w.reference.pipelined_ms},
+               {"student_ms", w.student.pipelined_ms},
+               {"calls", {{"reference", w.reference.pipelined_calls}, {"student", w.student.pipelined_calls}}}}},
+             {"samples", {{"reference", samples_json(w.reference)}, {"student", samples_json(w.student)}}},
+             {"outputs", workload_outputs_json(record, *w.workload)},
+             {"kernel_set_changed", kernel_set_changed_json(w)},
+             {"kernels", {{"reference", to_json(ref_table)["kernels"]}, {"student", to_json(stu_table)["kernels"]}}},
+             {"profiler", {{"reference", to_json(ref_table)["profiler"]}, {"student", to_json(stu_table)["profiler"]}}}});
+    }
+    const stats::RatioInterval& run_ratio = record.ratio.value();  // set with the run (harness.cpp)
+    return {{"mode", "per_call"},
+            {"n_workloads", record.workloads.size()},
+            {"reference_ms", geomean_or_null(reference_ms)},
+            {"student_ms", geomean_or_null(student_ms)},
+            {"throughput", run_throughput_json(record)},
+            {"ratio", run_ratio.ratio},
+            {"ratio_ci", interval_json(run_ratio)},
+            {"verdict", stats::to_string(run_ratio.verdict())},
+            {"between_runs", run_between_runs_json(record)},
+            {"precision_reached", precision_reached},
+            {"drift_flagged", drifted},
+            {"stopping", stopping_rule_json(record.stopping)},
+            {"prep", prep_json(record)},
+            {"workloads", std::move(workloads)}};
+}
+
+}  // namespace
+
+nlohmann::json to_eval_json(const RunRecord& record) {
+    return {{"schema_version", eval_schema_version},
+            {"operator", record.operator_name},
+            {"contract", record.contract},
+            {"contract_digest",
+             record.contract_digest.empty() ? nlohmann::json() : nlohmann::json(record.contract_digest)},
+            {"backend", to_string(record.backend)},
+            {"device", record.device},
+            {"build", record.build},
+            {"correctness", correctness_json(record)},
+            {"notices", record.notices},
+            {"performance", performance_json(record)}};
+}
+
+nlohmann::json skipped_eval_json(const std::string& operator_name, Backend backend, const std::string& reason,
+                                 const nlohmann::json& build) {
+    return {{"schema_version", eval_schema_version},
+            {"operator", operator_name},
+            {"backend", to_string(backend)},
+            {"skipped", {{"reason", reason}}},
+            {"build", build},
+            {"correctness", nullptr},
+            {"performance", nullptr}};
+}
+
+void write_eval(const std::filesystem::path& file, const nlohmann::json& eval) {
+    // Serialised first: a document that cannot be written (invalid UTF-8 in a
+    // name) throws before the old file is touched.
+    std::string text;
+    try {
+        text = eval.dump(2) + "\n";
+    } catch (const nlohmann::json::exception& e) {
+        throw FileError(file.string() + ": cannot write it: " + e.what());
+    }
+    write_file_atomically(file, text);
+}
+
+}  // namespace forge::bench

@@ -1,0 +1,28 @@
+// eval.json, schema version 1 (what `forge prep`, `forge credit` and `forge report`
+// read): built from a run's record and written atomically (a reader sees the old
+// file or the new one, never half).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "results/record.hpp"
+
+namespace forge::bench {
+
+inline constexpr int eval_schema_version = 1;
+
+[[nodiscard]] nlohmann::json to_eval_json(const RunRecord& record);
+
+// A run that measured nothing because the backend cannot run here (no device):
+// "skipped": {"reason"}, correctness and performance null; "build" still says how
+// the bench was built (a CUDA card's architectures, seen on a machine without a GPU).
+[[nodiscard]] nlohmann::json skipped_eval_json(const std::string& operator_name, Backend backend,
+                                               const std::string& reason, const nlohmann::json& build);
+
+// Throws forge::FileError (the old file untouched) when it cannot be written.
+void write_eval(const std::filesystem::path& file, const nlohmann::json& eval);
+
+}  // namespace forge::bench

@@ -1,0 +1,26 @@
+#include "rules/physical_floor.hpp"
+
+#include <sstream>
+
+#include "rules/declarations.hpp"
+
+namespace forge::bench {
+
+std::optional<std::string> beyond_memory_ceiling(Side side, const Work& work, double median_ms,
+                                                 const MemoryCeiling& ceiling) {
+    if (!work.bytes || *work.bytes <= 0.0 || !(median_ms > 0.0) || !(ceiling.gbps > 0.0)) return std::nullopt;
+    const double gbps = *work.bytes / (median_ms * 1e6);
+    if (gbps <= ceiling.margin * ceiling.gbps) return std::nullopt;
+    std::ostringstream text;
+    text.precision(3);
+    text << "the " << side_name(side) << "'s median call (" << median_ms << " ms) would have moved the "
+         << *work.bytes / 1e6 << " MB that bench.work declares at " << gbps << " GB/s, past what this machine's "
+         << "memory gives (" << ceiling.gbps << " GB/s, " << ceiling.source;
+    if (ceiling.margin > 1.0) text << "; refused past " << ceiling.margin << "x that";
+    text << "): after the cache flush a call that reads its inputs and writes its outputs cannot be that fast, so "
+            "this one took its answer from elsewhere (kept from an earlier call, made outside the window), or "
+            "bench.work declares more bytes than the operation moves";
+    return text.str();
+}
+
+}  // namespace forge::bench

@@ -1,0 +1,50 @@
+// Which side goes first, on which input variant and which layout, in each round.
+//
+// Rounds come in blocks of four on one layout (other copies of the tensors):
+//   round in block   0   1   2   3
+//   first            R   S   S   R
+//   input variant    0   1   0   1
+// so every layout sees each order with each variant and neither side always
+// runs first. The calls go R S S R S R R S: each side follows its own call on
+// the same tensors exactly once per block (S S, then R R), and a block ends on
+// the other side than the next one starts with. With R S R S S R S R only the
+// student ever did (rounds 1 and 2), and that call read up to 6% faster (the
+// one flush since its own last call had not evicted everything it touched): a
+// bench of one function on both sides read 1.005 over five runs, 12 of 15
+// workloads above 1. A side's consecutive calls on one layout's tensors always
+// hold different contents: a call that returns outputs kept from its previous
+// call on the same addresses returns the other variant's, and its timed-output
+// check fails. The variant alternates round by round and a block ends on
+// variant 1, so the next block on that layout (and the first, after a warm-up
+// on variant 1) starts on 0.
+#pragma once
+
+#include <cstddef>
+
+#include "forge/bench/bench.hpp"
+#include "rules/declarations.hpp"
+
+namespace forge::bench {
+
+class RoundSchedule {
+public:
+    static_assert(input_variants == 2, "the schedule alternates two input variants");
+    static constexpr std::size_t block = 4;    // rounds on one layout before the next
+    static constexpr int warm_up_variant = 1;  // what warm-up calls load: not round 0's
+
+    explicit RoundSchedule(std::size_t layouts) noexcept : layouts_(layouts == 0 ? 1 : layouts) {}
+
+    [[nodiscard]] static Side first(std::size_t round) noexcept {
+        const std::size_t in_block = round % block;
+        return in_block == 0 || in_block == 3 ? Side::reference : Side::student;
+    }
+    [[nodiscard]] static int variant(std::size_t round) noexcept {
+        return static_cast<int>(round % input_variants);
+    }
+    [[nodiscard]] std::size_t layout(std::size_t round) const noexcept { return (round / block) % layouts_; }
+
+private:
+    std::size_t layouts_;
+};
+
+}  // namespace forge::bench

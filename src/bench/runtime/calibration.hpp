@@ -1,0 +1,30 @@
+// Fixed work timed between rounds, whose time follows the machine's state: the
+// core's clock and share (a chain of arithmetic) and the memory bandwidth the
+// neighbours leave (a sequential read). rules/drift.hpp judges the readings.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+namespace forge::bench {
+
+// One calibration: milliseconds of a fixed, dependent chain of arithmetic
+// (about 20 us on a current core), by the HOST clock.
+[[nodiscard]] double time_calibration_ms();
+
+// The memory side of the machine's state: a sequential read of 8 MiB of its
+// own (evicted by the flushes between rounds, so read from memory), whose time
+// follows the memory bandwidth the neighbours leave this core.
+class MemoryCalibration {
+public:
+    MemoryCalibration();
+    [[nodiscard]] double time_ms() const;
+
+private:
+    struct Release {
+        void operator()(std::byte* p) const noexcept;
+    };
+    std::unique_ptr<std::byte, Release> buffer_;  // off the heap the sides' calls use (host_memory.hpp)
+};
+
+}  // namespace forge::bench

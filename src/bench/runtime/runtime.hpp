@@ -1,0 +1,142 @@
+// What the harness needs from a backend (HOST or CUDA): memory, a clock, a cache
+// flush and one profiled call. The harness's logic is the same for both.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "forge/bench/bench.hpp"
+#include "forge/bench/tensor.hpp"
+#include "forge/table/kernel_table.hpp"
+#include "runtime/device_clocks.hpp"
+#include "runtime/regions.hpp"
+
+namespace forge::bench {
+
+// The backend cannot run here (a CUDA bench without a device, or a forge::bench
+// built without CUDA): the bench exits 77 so CTest reports a skip.
+struct BackendUnavailable : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The backend's device is there but cannot be used (CUDA: a driver too old for
+// this runtime, a resource spec naming a GPU that is not visible): a failure that
+// names the error and the fix, never a skip, so a broken machine cannot pass.
+struct BackendBroken : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Device work of a profiled call still running when its window ended: the window
+// did not time it (CUDA: a kernel on a stream that does not wait for the bench's).
+struct LateWork {
+    std::string name;
+    double ns_after_window_end = 0.0;
+};
+
+// Device work of a profiled call that began before its window started: the window
+// timed only its remainder (CUDA: a kernel on a non-blocking stream that ran
+// beside the cache flush).
+struct EarlyWork {
+    std::string name;
+    double ns_before_window_start = 0.0;
+};
+
+// What one profiled call of a side ran.
+struct Profile {
+    KernelTable kernels;                       // the per-kernel table
+    std::set<std::string> launched;            // its kernels' names (no copies, no unmarked time)
+    std::vector<LateWork> late;                // work that outlived the window
+    std::vector<EarlyWork> early;              // work that began before the window
+};
+
+// The kernels the calls launched while it exists, by name: cheap enough inside a
+// timed window. One at a time.
+class LaunchLog {
+public:
+    virtual ~LaunchLog() = default;
+    [[nodiscard]] virtual KernelNames names() const = 0;
+};
+
+// The most memory bandwidth a call on this machine can show, in GB/s, and
+// how far past it a reading may go before it is refused (physical_floor.hpp):
+// the device's theoretical peak (CUDA), or the best of a measurement (HOST),
+// which a call mixing reads and writes can pass by some way.
+struct MemoryCeiling {
+    double gbps = 0.0;
+    double margin = 1.0;
+    std::string source;  // how `gbps` was found, for the refusal's text
+};
+
+class Runtime {
+public:
+    virtual ~Runtime() = default;
+
+    [[nodiscard]] virtual nlohmann::json device_facts() const = 0;  // eval.json "device"
+    // The device's peak DRAM bandwidth in GB/s, for each side's share of it; nullopt
+    // where no sound figure exists (HOST: a CPU's depends on channels and DIMMs).
+    [[nodiscard]] virtual std::optional<double> peak_dram_gbps() const { return std::nullopt; }
+    // What no call can beat moving its declared bytes; nullopt where nothing sound bounds it.
+    [[nodiscard]] virtual std::optional<MemoryCeiling> memory_ceiling() const { return std::nullopt; }
+    // What a reader of eval.json should know about this machine's measurements
+    // (HOST: a cache flush that does not evict); passed on as notices.
+    [[nodiscard]] virtual std::vector<std::string> notices() const { return {}; }
+    [[nodiscard]] virtual Stream stream() const = 0;
+
+    // A zero-filled tensor in the backend's memory.
+    [[nodiscard]] virtual Tensor allocate(const TensorSpec& spec) = 0;
+    // Whether a call wrote outside `tensor` (one this runtime allocated): "past the
+    // end of" / "before the start of", or nullopt. Both backends put tensors
+    // between poisoned guards (CUDA: in device memory, read back after the call).
+    [[nodiscard]] virtual std::optional<std::string_view> damaged_guard(const Tensor&) const { return std::nullopt; }
+    // Same-sized tensors, any places (host or device on either end).
+    virtual void copy(const Tensor& from, Tensor& to) = 0;
+    // Every byte set to `value` (the harness poisons outputs before a correctness call).
+    virtual void fill_bytes(Tensor& tensor, unsigned char value) = 0;
+    // Waits for all of the backend's work, on every stream; throws when the work failed.
+    virtual void synchronize() = 0;
+
+    virtual void flush_cache() = 0;
+    // After flush_cache, `tensor` (one this runtime allocated) out of every cache
+    // level, line by line (HOST). A sweep twice the size of an adaptive LLC still
+    // left a few percent of the lines a call had touched one flush earlier, so a
+    // side's call right after its own read up to 8% faster. CUDA: nothing, the
+    // L2 flush is a memset of twice its size.
+    virtual void evict(const Tensor& tensor) { static_cast<void>(tensor); }
+    // The device's clocks now (CUDA: NVML, where the driver provides it); read
+    // after each round, outside every window. nullopt: this backend has none.
+    [[nodiscard]] virtual std::optional<ClockReading> read_clocks() { return std::nullopt; }
+    // Milliseconds of one call by the backend's clock. HOST: from the call to its
+    // return. CUDA: events, the window ending device-wide; everything the call left
+    // on the device has finished before this returns.
+    [[nodiscard]] virtual double time_call(const std::function<void()>& call) = 0;
+    // Whether time_call's reading is the calling thread's own wall time (HOST), so
+    // that the time the thread waited for its CPU is inside it; a CUDA reading is
+    // the device's, which a waiting host thread may or may not have delayed.
+    [[nodiscard]] virtual bool reads_thread_time() const { return false; }
+    // Milliseconds of `count` calls issued back to back.
+    [[nodiscard]] virtual double time_calls(const std::function<void()>& call, int count) = 0;
+    // Starts noting the kernels calls launch; nullptr when this backend cannot see
+    // them here (`why_no_launch_log` says why).
+    [[nodiscard]] virtual std::unique_ptr<LaunchLog> log_launches() = 0;
+    [[nodiscard]] virtual std::string why_no_launch_log() const { return {}; }
+    // One call profiled, outside every timed sample. `label` names the side and
+    // workload (CUDA: the NVTX range).
+    [[nodiscard]] virtual Profile profile_call(const std::function<void()>& call, const std::string& label) = 0;
+};
+
+// flush_bytes: RunOptions::host_flush_bytes (0: twice the last-level cache).
+[[nodiscard]] std::unique_ptr<Runtime> make_host_runtime(std::size_t flush_bytes);
+// Throws BackendUnavailable when there is no device (a skip), BackendBroken when
+// there is one that cannot be used (a failure). Its notices say when the device
+// has no native code among `cuda_architectures` (the bench's, CMake's syntax).
+[[nodiscard]] std::unique_ptr<Runtime> make_cuda_runtime(int device, std::string_view cuda_architectures = {});
+
+}  // namespace forge::bench
