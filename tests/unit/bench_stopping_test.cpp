@@ -39,33 +39,39 @@ struct Machine {
     }
 };
 
+// The ratio's interval over the rounds that count, as the harness takes it.
+forge::stats::RatioInterval interval(const fb::StoppingCriterion& criterion) {
+    return forge::stats::clustered_paired_ratio(fb::paired_rounds(criterion.readings(), criterion.counted()),
+                                                criterion.parameters().confidence);
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(rounds_continue_until_the_interval_is_as_narrow_as_asked) {
-    fb::PrecisionCriterion criterion(parameters());
+    fb::StoppingCriterion criterion(parameters());
     std::mt19937_64 random(3);
     std::normal_distribution<double> noise(std::log(0.5), 0.05);
     std::size_t rounds = 0;
     do {
-        criterion.add_round(noise(random), 0, 1.0);
+        criterion.add({noise(random), 0, 1.0});
         ++rounds;
-    } while (!criterion.done(0.0));
+    } while (!criterion.is_finished(0.0));
     BOOST_TEST(rounds > 20u);  // 5% noise per round needs more than the minimum for +/-1%
     BOOST_TEST((criterion.reason() == fb::StopReason::precision_reached));
-    BOOST_TEST(criterion.interval().relative_half_width() <= 0.01);
-    BOOST_TEST(criterion.interval().ratio == 0.5, tt::tolerance(0.01));
+    BOOST_TEST(interval(criterion).relative_half_width() <= 0.01);
+    BOOST_TEST(interval(criterion).ratio == 0.5, tt::tolerance(0.01));
 }
 
 BOOST_AUTO_TEST_CASE(the_minimum_holds_even_past_the_time_cap) {
     fb::StoppingParameters p = parameters();
     p.max_wall_s = 0.0;  // already spent
-    fb::PrecisionCriterion criterion(p);
+    fb::StoppingCriterion criterion(p);
     for (int r = 0; r < 19; ++r) {
-        criterion.add_round(0.0, 0, 1.0);
-        BOOST_TEST(!criterion.done(100.0));
+        criterion.add({0.0, 0, 1.0});
+        BOOST_TEST(!criterion.is_finished(100.0));
     }
-    criterion.add_round(0.0, 0, 1.0);
-    BOOST_TEST(criterion.done(100.0));
+    criterion.add({0.0, 0, 1.0});
+    BOOST_TEST(criterion.is_finished(100.0));
     // Identical rounds: a zero-width interval, which is precise.
     BOOST_TEST((criterion.reason() == fb::StopReason::precision_reached));
 }
@@ -73,14 +79,14 @@ BOOST_AUTO_TEST_CASE(the_minimum_holds_even_past_the_time_cap) {
 BOOST_AUTO_TEST_CASE(an_imprecise_run_stops_at_the_cap_and_says_so) {
     fb::StoppingParameters p = parameters();
     p.max_wall_s = 1.0;
-    fb::PrecisionCriterion criterion(p);
+    fb::StoppingCriterion criterion(p);
     std::mt19937_64 random(5);
     std::normal_distribution<double> noise(0.0, 0.5);  // far too noisy for +/-1% in a few rounds
     double wall_s = 0.0;
     do {
-        criterion.add_round(noise(random), 0, 1.0);
+        criterion.add({noise(random), 0, 1.0});
         wall_s += 0.01;
-    } while (!criterion.done(wall_s));
+    } while (!criterion.is_finished(wall_s));
     BOOST_TEST((criterion.reason() == fb::StopReason::wall_cap));
     BOOST_TEST(criterion.rounds() == 100u);
 }
@@ -90,12 +96,12 @@ BOOST_AUTO_TEST_CASE(a_cap_reached_before_the_minimum_measured_time_never_claims
     fb::StoppingParameters p = parameters();
     p.min_measured_s = 0.3;
     p.max_wall_s = 0.8;
-    fb::PrecisionCriterion criterion(p);
+    fb::StoppingCriterion criterion(p);
     double wall_s = 0.0;
     do {
-        criterion.add_round(0.0, 0, 0.002);  // identical rounds: a zero-width interval
+        criterion.add({0.0, 0, 0.002});  // identical rounds: a zero-width interval
         wall_s += 0.01;
-    } while (!criterion.done(wall_s));
+    } while (!criterion.is_finished(wall_s));
     BOOST_TEST(criterion.rounds() == 80u);
     BOOST_TEST((criterion.reason() == fb::StopReason::wall_cap));
 }
@@ -105,12 +111,12 @@ BOOST_AUTO_TEST_CASE(precision_reached_between_looks_is_named_at_the_round_cap) 
     // the (zero-width) interval precise, is round 45, the cap.
     fb::StoppingParameters p = parameters();
     p.max_rounds = 45;
-    fb::PrecisionCriterion criterion(p);
+    fb::StoppingCriterion criterion(p);
     std::size_t round = 0;
     do {
         ++round;
-        criterion.add_round(0.0, 0, 1.0, /*disturbed=*/round <= 25);
-    } while (!criterion.done(0.0));
+        criterion.add({0.0, 0, 1.0, /*disturbed=*/round <= 25});
+    } while (!criterion.is_finished(0.0));
     BOOST_TEST(criterion.rounds() == 45u);
     BOOST_TEST((criterion.reason() == fb::StopReason::precision_reached));
 }
@@ -118,12 +124,12 @@ BOOST_AUTO_TEST_CASE(precision_reached_between_looks_is_named_at_the_round_cap) 
 BOOST_AUTO_TEST_CASE(measured_time_below_its_minimum_keeps_the_rounds_going) {
     fb::StoppingParameters p = parameters();
     p.min_measured_s = 0.1;
-    fb::PrecisionCriterion criterion(p);
+    fb::StoppingCriterion criterion(p);
     std::size_t rounds = 0;
     do {
-        criterion.add_round(0.0, 0, 2.0);  // 2 ms a round: 50 rounds make 0.1 s
+        criterion.add({0.0, 0, 2.0});  // 2 ms a round: 50 rounds make 0.1 s
         ++rounds;
-    } while (!criterion.done(0.0));
+    } while (!criterion.is_finished(0.0));
     BOOST_TEST(rounds == 50u);
 }
 
@@ -133,18 +139,18 @@ BOOST_AUTO_TEST_CASE(measured_time_below_its_minimum_keeps_the_rounds_going) {
 // puts the slowdown on the student only.
 BOOST_AUTO_TEST_CASE(a_step_change_mid_run_moves_the_paired_estimate_by_less_than_one_percent) {
     Machine machine;
-    fb::PrecisionCriterion criterion(parameters());
+    fb::StoppingCriterion criterion(parameters());
     std::vector<double> reference_block;
     std::vector<double> student_block;
     for (std::size_t r = 0; r < 400; ++r) {
         const double reference = machine.call(machine.reference_ms, r);
         const double student = machine.call(machine.student_ms, r);
-        criterion.add_round(std::log(reference / student), 0, reference + student);
+        criterion.add({std::log(reference / student), 0, reference + student});
         // Block design: 200 reference samples (before the step), then 200 student ones (after it).
         if (r < 200) reference_block.push_back(machine.call(machine.reference_ms, r));
         if (r >= 200) student_block.push_back(machine.call(machine.student_ms, r));
     }
-    BOOST_TEST(criterion.interval().ratio == 0.5, tt::tolerance(0.01));
+    BOOST_TEST(interval(criterion).ratio == 0.5, tt::tolerance(0.01));
     const double block_ratio = forge::stats::median(reference_block) / forge::stats::median(student_block);
     BOOST_TEST(std::abs(block_ratio / 0.5 - 1.0) > 0.3);  // 0.333: off by a third
 }
@@ -159,14 +165,14 @@ BOOST_AUTO_TEST_CASE(the_interval_a_run_stops_with_covers_the_truth_95_percent_o
     const double truth = 0.8;
     int covered = 0;
     for (int run = 0; run < 1000; ++run) {
-        fb::PrecisionCriterion criterion(parameters());
+        fb::StoppingCriterion criterion(parameters());
         do {
             double log_ratio = std::log(truth) + jitter(random);
             if (sliced(random)) log_ratio += on_reference(random) ? 0.3 : -0.3;
-            criterion.add_round(log_ratio, 0, 1.0);
-        } while (!criterion.done(0.0));
-        const forge::stats::RatioInterval interval = criterion.interval();
-        covered += interval.low <= truth && truth <= interval.high ? 1 : 0;
+            criterion.add({log_ratio, 0, 1.0});
+        } while (!criterion.is_finished(0.0));
+        const forge::stats::RatioInterval reached = interval(criterion);
+        covered += reached.low <= truth && truth <= reached.high ? 1 : 0;
     }
     BOOST_TEST(covered >= 930);
     BOOST_TEST(covered <= 970);
@@ -180,7 +186,7 @@ BOOST_AUTO_TEST_CASE(rounds_with_a_preempted_call_are_set_aside_once_enough_are_
     std::bernoulli_distribution reference_preempted(0.6);
     std::bernoulli_distribution student_preempted(0.06);
     std::normal_distribution<double> noise(1.0, 0.002);
-    fb::PrecisionCriterion criterion(parameters());
+    fb::StoppingCriterion criterion(parameters());
     std::vector<double> every_round;
     do {
         const bool ref_hit = reference_preempted(random);
@@ -188,27 +194,27 @@ BOOST_AUTO_TEST_CASE(rounds_with_a_preempted_call_are_set_aside_once_enough_are_
         const double reference = 10.0 * noise(random) + (ref_hit ? 4.0 : 0.0);
         const double student = 1.0 * noise(random) + (stu_hit ? 4.0 : 0.0);
         every_round.push_back(std::log(reference / student));
-        criterion.add_round(std::log(reference / student), 0, reference + student, ref_hit || stu_hit);
-    } while (!criterion.done(0.0));
-    BOOST_TEST((criterion.selection() == fb::RoundSelection::quiet));
-    BOOST_TEST(criterion.estimated_rounds().log_ratios.size() < criterion.rounds());
-    BOOST_TEST(criterion.interval().ratio == 10.0, tt::tolerance(0.01));
+        criterion.add({std::log(reference / student), 0, reference + student, ref_hit || stu_hit});
+    } while (!criterion.is_finished(0.0));
+    BOOST_TEST((criterion.counted().selection == fb::RoundSelection::quiet));
+    BOOST_TEST(fb::paired_rounds(criterion.readings(), criterion.counted()).log_ratios.size() < criterion.rounds());
+    BOOST_TEST(interval(criterion).ratio == 10.0, tt::tolerance(0.01));
     BOOST_TEST(std::exp(forge::stats::median(every_round)) > 12.0);
 }
 
 BOOST_AUTO_TEST_CASE(too_few_clean_rounds_fall_back_to_all_of_them_and_never_claim_precision) {
     fb::StoppingParameters p = parameters();
     p.max_wall_s = 1.0;
-    fb::PrecisionCriterion criterion(p);
+    fb::StoppingCriterion criterion(p);
     double wall_s = 0.0;
     do {
-        criterion.add_round(0.0, 0, 1.0, true);  // every round preempted, all alike
+        criterion.add({0.0, 0, 1.0, true});  // every round preempted, all alike
         wall_s += 0.01;
-    } while (!criterion.done(wall_s));
-    BOOST_TEST((criterion.selection() == fb::RoundSelection::all));
+    } while (!criterion.is_finished(wall_s));
+    BOOST_TEST((criterion.counted().selection == fb::RoundSelection::all));
     BOOST_TEST((criterion.reason() == fb::StopReason::wall_cap));
-    BOOST_TEST(criterion.interval().ratio == 1.0);
-    BOOST_TEST(criterion.quiet_rounds() == 0u);
+    BOOST_TEST(interval(criterion).ratio == 1.0);
+    BOOST_TEST(criterion.counted().quiet_rounds == 0u);
 }
 
 // A neighbour that sweeps memory half of the time slows the memory-bound student
@@ -218,19 +224,19 @@ BOOST_AUTO_TEST_CASE(too_few_clean_rounds_fall_back_to_all_of_them_and_never_cla
 BOOST_AUTO_TEST_CASE(rounds_while_a_neighbour_sweeps_memory_are_set_aside) {
     std::mt19937_64 random(12);
     std::normal_distribution<double> noise(1.0, 0.003);
-    fb::PrecisionCriterion criterion(parameters());
+    fb::StoppingCriterion criterion(parameters());
     std::size_t r = 0;
     do {
         const bool busy = (r / 6) % 2 == 1;  // phases of 6 rounds
         const double reference = 2.0 * noise(random) * (busy ? 1.05 : 1.0);
         const double student = 2.0 * noise(random) * (busy ? 1.8 : 1.0);
         const double machine_ms = 0.3 * noise(random) * (busy ? 1.6 : 1.0);
-        criterion.add_round(std::log(reference / student), 0, reference + student, false, machine_ms);
+        criterion.add({std::log(reference / student), 0, reference + student, false, machine_ms});
         ++r;
-    } while (!criterion.done(0.0));
-    BOOST_TEST((criterion.selection() == fb::RoundSelection::quiet));
-    BOOST_TEST(criterion.interval().ratio == 1.0, tt::tolerance(0.01));
-    const std::vector<bool> used = criterion.selected();
+    } while (!criterion.is_finished(0.0));
+    BOOST_TEST((criterion.counted().selection == fb::RoundSelection::quiet));
+    BOOST_TEST(interval(criterion).ratio == 1.0, tt::tolerance(0.01));
+    const std::vector<bool> used = criterion.counted().counted;
     BOOST_TEST(!used[6]);  // the first busy round
     BOOST_TEST(used[0]);
 }
@@ -243,7 +249,7 @@ BOOST_AUTO_TEST_CASE(a_run_busy_most_of_the_time_is_judged_by_its_quiet_gaps) {
     std::mt19937_64 random(13);
     std::normal_distribution<double> noise(1.0, 0.003);
     std::bernoulli_distribution gap(0.15);
-    fb::PrecisionCriterion criterion(parameters());
+    fb::StoppingCriterion criterion(parameters());
     std::size_t busy_rounds = 0;
     do {
         const bool busy = !gap(random);
@@ -251,11 +257,11 @@ BOOST_AUTO_TEST_CASE(a_run_busy_most_of_the_time_is_judged_by_its_quiet_gaps) {
         const double reference = 2.0 * noise(random) * (busy ? 1.05 : 1.0);
         const double student = 2.0 * noise(random) * (busy ? 1.8 : 1.0);
         const double machine_ms = 0.3 * noise(random) * (busy ? 1.6 : 1.0);
-        criterion.add_round(std::log(reference / student), 0, reference + student, false, machine_ms);
-    } while (!criterion.done(0.0));
+        criterion.add({std::log(reference / student), 0, reference + student, false, machine_ms});
+    } while (!criterion.is_finished(0.0));
     BOOST_TEST(busy_rounds > criterion.rounds() / 2);
-    BOOST_TEST((criterion.selection() == fb::RoundSelection::quiet));
-    BOOST_TEST(criterion.interval().ratio == 1.0, tt::tolerance(0.01));
+    BOOST_TEST((criterion.counted().selection == fb::RoundSelection::quiet));
+    BOOST_TEST(interval(criterion).ratio == 1.0, tt::tolerance(0.01));
 }
 
 // Another tenant's memory traffic covers a whole workload: every one of its
@@ -271,22 +277,22 @@ BOOST_AUTO_TEST_CASE(a_workload_busy_throughout_is_judged_against_the_runs_quiet
     std::normal_distribution<double> noise(1.0, 0.002);
     std::vector<double> earlier;
     for (int r = 0; r < 200; ++r) earlier.push_back(0.3 * noise(random));
-    fb::PrecisionCriterion criterion(p, earlier);
+    fb::StoppingCriterion criterion(p, earlier);
     double wall_s = 0.0;
     do {
-        criterion.add_round(std::log(1.0 / 1.8) + std::log(noise(random)), 0, 2.0, false, 0.54 * noise(random));
+        criterion.add({std::log(1.0 / 1.8) + std::log(noise(random)), 0, 2.0, false, 0.54 * noise(random)});
         wall_s += 0.01;
-    } while (!criterion.done(wall_s));
-    BOOST_TEST((criterion.selection() == fb::RoundSelection::undisturbed));
+    } while (!criterion.is_finished(wall_s));
+    BOOST_TEST((criterion.counted().selection == fb::RoundSelection::undisturbed));
     BOOST_TEST((criterion.reason() == fb::StopReason::wall_cap));
     BOOST_TEST(criterion.waited_for_quiet());
     BOOST_TEST(wall_s >= 2.0 - 1e-9);
-    BOOST_TEST(criterion.quiet_rounds() == 0u);
+    BOOST_TEST(criterion.counted().quiet_rounds == 0u);
 
-    fb::PrecisionCriterion alone(p);  // the same rounds, no earlier readings: taken for quiet
-    for (int r = 0; r < 100; ++r) alone.add_round(std::log(1.0 / 1.8), 0, 2.0, false, 0.54 * noise(random));
-    BOOST_TEST((alone.selection() == fb::RoundSelection::quiet));
-    BOOST_TEST(alone.quiet_rounds() == 100u);
+    fb::StoppingCriterion alone(p);  // the same rounds, no earlier readings: taken for quiet
+    for (int r = 0; r < 100; ++r) alone.add({std::log(1.0 / 1.8), 0, 2.0, false, 0.54 * noise(random)});
+    BOOST_TEST((alone.counted().selection == fb::RoundSelection::quiet));
+    BOOST_TEST(alone.counted().quiet_rounds == 100u);
 }
 
 // The busy stretch ends a little after the cap: the rounds go on, and the quiet
@@ -298,18 +304,18 @@ BOOST_AUTO_TEST_CASE(rounds_go_on_past_the_cap_until_enough_are_quiet) {
     std::mt19937_64 random(22);
     std::normal_distribution<double> noise(1.0, 0.002);
     std::vector<double> earlier(200, 0.3);
-    fb::PrecisionCriterion criterion(p, earlier);
+    fb::StoppingCriterion criterion(p, earlier);
     double wall_s = 0.0;
     do {
         const bool busy = wall_s < 1.5;
         const double student = 2.0 * noise(random) * (busy ? 1.8 : 1.0);
-        criterion.add_round(std::log(2.0 * noise(random) / student), 0, 4.0, false,
-                            0.3 * noise(random) * (busy ? 1.8 : 1.0));
+        criterion.add(
+            {std::log(2.0 * noise(random) / student), 0, 4.0, false, 0.3 * noise(random) * (busy ? 1.8 : 1.0)});
         wall_s += 0.01;
-    } while (!criterion.done(wall_s));
+    } while (!criterion.is_finished(wall_s));
     BOOST_TEST(criterion.waited_for_quiet());
-    BOOST_TEST((criterion.selection() == fb::RoundSelection::quiet));
+    BOOST_TEST((criterion.counted().selection == fb::RoundSelection::quiet));
     BOOST_TEST((criterion.reason() == fb::StopReason::precision_reached));
-    BOOST_TEST(criterion.interval().ratio == 1.0, tt::tolerance(0.01));
+    BOOST_TEST(interval(criterion).ratio == 1.0, tt::tolerance(0.01));
     BOOST_TEST(wall_s < 2.0);
 }

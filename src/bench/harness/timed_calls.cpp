@@ -150,20 +150,20 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
                     WorkloadRecord& result) {
     // The run's other readings of the machine: a workload that ran entirely in a
     // busy stretch is then judged against the quietest the machine was.
-    PrecisionCriterion criterion(stopping, machine_readings(context.record.workloads));
+    StoppingCriterion criterion(stopping, machine_readings(context.record.workloads));
     ClockWatch clock_watch;
     const MemoryCalibration memory_calibration;
     warm_up(context, stopping);
-    double memory_before = memory_calibration.time_ms();
-    result.memory_calibration_before_ms = memory_before;
     // A retake continues the first measurement: its rounds count with these,
     // whose layouts (other copies of the tensors) are numbered on from its.
     std::size_t layout_offset = 0;
     if (continued != nullptr) {
-        add_rounds(criterion, *continued);
         result.rounds = continued->rounds;
         result.memory_calibration_before_ms = continued->memory_calibration_before_ms;
+        for (std::size_t r = 0; r < result.rounds.size(); ++r) criterion.add(result.reading(r));
         for (const Round& round : continued->rounds) layout_offset = std::max(layout_offset, round.layout + 1);
+    } else {
+        result.memory_calibration_before_ms = memory_calibration.time_ms();
     }
     const RoundSchedule schedule(context.sides[0].layouts.size());
     const FreshSchedule fresh_schedule(stopping.min_fresh_rounds);
@@ -205,20 +205,16 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
         round.calibration_ms = time_calibration_ms();
         round.memory_calibration_ms = memory_calibration.time_ms();
         result.rounds.push_back(round);
-        // The machine around the round: the slower of the readings before and after it.
-        const double machine_ms = std::max(round.memory_calibration_ms, memory_before);
-        memory_before = round.memory_calibration_ms;
-        criterion.add_round(round.log_ratio(), round.layout, round.reference_ms + round.student_ms,
-                            round.preempted || round.throttled, machine_ms);
+        criterion.add(result.reading(result.rounds.size() - 1));
         rounds_past_stop += stopping_due ? 1 : 0;
-        stopping_due = stopping_due || criterion.done(static_cast<double>(now_ns() - start) * 1e-9);
+        stopping_due = stopping_due || criterion.is_finished(static_cast<double>(now_ns() - start) * 1e-9);
         if (stopping_due && fresh_schedule.enough(fresh_rounds, rounds_past_stop)) break;
     }
-    result.ratio = criterion.interval();
-    result.estimated_rounds = criterion.estimated_rounds();
-    result.selection = criterion.selection();
-    const std::vector<bool> used = criterion.selected();
-    for (std::size_t r = 0; r < result.rounds.size(); ++r) result.rounds[r].used = used[r];
+    const CountedRounds counted = criterion.counted();
+    result.estimated_rounds = paired_rounds(criterion.readings(), counted);
+    result.ratio = stats::clustered_paired_ratio(result.estimated_rounds, stopping.confidence);
+    result.selection = counted.selection;
+    for (std::size_t r = 0; r < result.rounds.size(); ++r) result.rounds[r].used = counted.counted[r];
     result.reuse = reuse_of(result.rounds);
     if (result.reuse) judge_reuse(context, *result.reuse);
     result.stop = criterion.reason().value_or(StopReason::round_cap);
@@ -246,7 +242,7 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
     if (!context.record.problems.empty()) return;
     // The run's parameters: a retake's own wait no longer (quiet_wait_s 0), and
     // the wait its record says it made was its first measurement's.
-    for (const std::string& message : round_notices(result, context.record.stopping, criterion.quiet_rounds())) {
+    for (const std::string& message : round_notices(result, context.record.stopping, counted.quiet_rounds)) {
         context.notice(message);
     }
 }

@@ -103,7 +103,7 @@ nlohmann::json drift_json(const Drift& drift) {
 
 // The rule every workload's rounds stopped by, with its parameters.
 nlohmann::json stopping_rule_json(const StoppingParameters& p) {
-    return {{"criterion", PrecisionCriterion::name},
+    return {{"criterion", StoppingCriterion::name},
             {"preset", p.preset},
             {"precision", p.precision},
             {"confidence", p.confidence},

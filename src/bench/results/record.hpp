@@ -16,6 +16,7 @@
 #include "forge/stats/summary.hpp"
 #include "forge/table/kernel_table.hpp"
 #include "rules/compare.hpp"
+#include "rules/counted_rounds.hpp"
 #include "rules/drift.hpp"
 #include "rules/fresh_inputs.hpp"
 #include "rules/stopping.hpp"
@@ -46,7 +47,7 @@ struct MachineAcrossRuns {
 
     // Busier than the quiet margin allows over the lowest of the earlier runs'.
     [[nodiscard]] bool busier() const noexcept {
-        return earlier_memory_ms && memory_ms > quiet_margin * *earlier_memory_ms;
+        return earlier_memory_ms && !within_quiet_margin(memory_ms, *earlier_memory_ms);
     }
 };
 
@@ -128,6 +129,24 @@ struct WorkloadRecord {
     double fresh_inputs_s = 0.0;       // drawing fresh rounds' inputs (and their prep), in rounds_wall_s
     Drift drift;
     std::optional<Reuse> reuse;        // fresh rounds against the others, where both exist
+
+    // Round r as the rules read it (counted_rounds.hpp), its machine reading the
+    // slower of the memory calibrations before and after it: a neighbour's busy
+    // stretch that began or ended during the round shows in one of the two.
+    [[nodiscard]] RoundReading reading(std::size_t r) const {
+        const Round& round = rounds[r];
+        const double before_ms = r == 0 ? memory_calibration_before_ms : rounds[r - 1].memory_calibration_ms;
+        return {.log_ratio = round.log_ratio(),
+                .cluster = round.layout,
+                .measured_ms = round.reference_ms + round.student_ms,
+                .disturbed = round.preempted || round.throttled,
+                .machine_ms = std::max(round.memory_calibration_ms, before_ms)};
+    }
+    [[nodiscard]] std::vector<RoundReading> readings() const {
+        std::vector<RoundReading> out;
+        for (std::size_t r = 0; r < rounds.size(); ++r) out.push_back(reading(r));
+        return out;
+    }
     std::optional<Work> work;          // what one call does (Bench::work), for throughput
 };
 

@@ -15,7 +15,7 @@ namespace forge::bench {
 
 // `result`: the workload's rounds, measured and summarized; `stopping`: the
 // rule they ran under; `quiet_rounds`: how many of them were quiet
-// (PrecisionCriterion::quiet_rounds). Without the "workload '<name>': " prefix.
+// (CountedRounds::quiet_rounds). Without the "workload '<name>': " prefix.
 [[nodiscard]] std::vector<std::string> round_notices(const WorkloadRecord& result, const StoppingParameters& stopping,
                                                      std::size_t quiet_rounds);
 

@@ -13,23 +13,13 @@ std::vector<double> machine_readings(const std::vector<WorkloadRecord>& workload
     return readings;
 }
 
-void add_rounds(PrecisionCriterion& criterion, const WorkloadRecord& workload) {
-    double previous_ms = workload.memory_calibration_before_ms;
-    for (const Round& round : workload.rounds) {
-        criterion.add_round(round.log_ratio(), round.layout, round.reference_ms + round.student_ms,
-                            round.preempted || round.throttled, std::max(round.memory_calibration_ms, previous_ms));
-        previous_ms = round.memory_calibration_ms;
-    }
-}
-
 namespace {
 
 // Whether `workload` has enough quiet rounds judged against the rest of the run.
 bool quiet_against_run(const WorkloadRecord& workload, const std::vector<WorkloadRecord>& run,
                        const StoppingParameters& stopping) {
-    PrecisionCriterion criterion(stopping, machine_readings(run, &workload));
-    add_rounds(criterion, workload);
-    return criterion.selection() == RoundSelection::quiet;
+    return count_rounds(workload.readings(), machine_readings(run, &workload), stopping.min_rounds).selection ==
+           RoundSelection::quiet;
 }
 
 }  // namespace

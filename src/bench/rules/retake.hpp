@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "results/record.hpp"
+#include "rules/counted_rounds.hpp"
 #include "rules/stopping.hpp"
 
 namespace forge::bench {
@@ -20,10 +21,6 @@ namespace forge::bench {
 // Every round's memory calibration in `workloads` but `except`: how busy the machine was.
 [[nodiscard]] std::vector<double> machine_readings(const std::vector<WorkloadRecord>& workloads,
                                                    const WorkloadRecord* except = nullptr);
-
-// Feeds `workload`'s rounds to `criterion` as they were judged when measured:
-// each round's machine reading the slower of the readings before and after it.
-void add_rounds(PrecisionCriterion& criterion, const WorkloadRecord& workload);
 
 // The workloads of `run` (indices, in order) whose rounds were quiet by the
 // readings they had but are not against the rest of the run's, as their
