@@ -26,14 +26,26 @@ constexpr std::string_view non_finite_hint =
     " (where the inputs hold no NaN, a side read past the end or before the start of an input, whose guard bytes "
     "read as NaN: check the shapes the bench declares against what each side reads)";
 
+// What a side's calls did that the checks say once per workload, by key (findings.hpp).
+constexpr std::string_view unwritten_outputs = "unwritten outputs";
+constexpr std::string_view changed_inputs = "changed inputs";
+constexpr std::string_view cached_outputs = "outputs unlike its untimed call's";
+
+// A call that left output elements unwritten or changed an input was named for
+// it already, and that is the cause of any output unlike another call's.
+bool outputs_in_doubt(const WorkloadContext& context, Side side) {
+    return context.findings.said(finding_key(side, unwritten_outputs)) ||
+           context.findings.said(finding_key(side, changed_inputs));
+}
+
 // Prep tensors the side's last call changed.
 void check_mutation(WorkloadContext& context, SideState& state, int v) {
     for (const std::string& name : state.prep_inputs) {
         const std::uint64_t now = checksum(context.to_host(state.inputs().at(name), state.host_inputs));
         if (now == context.prep_checksums[static_cast<std::size_t>(v)].at(name)) continue;
         if (context.mutated.insert(name).second) {
-            context.problem("the " + side_name(state.side) + "'s call changed the prep tensor '" + name +
-                            "': prep tensors are handed to every call and must stay read-only");
+            context.findings.problem("the " + side_name(state.side) + "'s call changed the prep tensor '" + name +
+                                     "': prep tensors are handed to every call and must stay read-only");
         }
     }
 }
@@ -41,27 +53,30 @@ void check_mutation(WorkloadContext& context, SideState& state, int v) {
 // Output elements the untimed call left at the poison (a NaN in every float
 // dtype; in an integer dtype all-ones bytes are a value a call may write).
 void check_written(WorkloadContext& context, SideState& state, const Tensor& output, int v) {
-    if (state.unwritten_outputs || context.output_starts.contains(output.name()) || !is_floating(output.dtype())) {
+    const std::string key = finding_key(state.side, unwritten_outputs);
+    if (context.findings.said(key) || context.output_starts.contains(output.name()) || !is_floating(output.dtype())) {
         return;
     }
     const std::int64_t unwritten = elements_filled_with(output, poison_byte);
-    if (unwritten == 0) return;
-    state.unwritten_outputs = true;
-    context.problem("the " + side_name(state.side) + "'s call left " + std::to_string(unwritten) + " of " +
-                    std::to_string(output.numel()) + " elements of '" + output.name() +
-                    "' unwritten when it returned (they still held the NaN the harness fills an output with before "
-                    "the call), on input variant " + std::to_string(v) +
-                    ": a call must write every element of its declared outputs before it returns; one that adds "
-                    "into it (+=) or leaves elements on purpose (a mask) declares its start with "
-                    "bench.accumulates(\"" + output.name() + "\") (zeros) or bench.accumulates(\"" + output.name() +
-                    "\", start)");
+    if (unwritten == 0 || !context.findings.once(key)) return;
+    context.findings.problem(
+        "the " + side_name(state.side) + "'s call left " + std::to_string(unwritten) + " of " +
+        std::to_string(output.numel()) + " elements of '" + output.name() +
+        "' unwritten when it returned (they still held the NaN the harness fills an output with before "
+        "the call), on input variant " +
+        std::to_string(v) +
+        ": a call must write every element of its declared outputs before it returns; one that adds "
+        "into it (+=) or leaves elements on purpose (a mask) declares its start with "
+        "bench.accumulates(\"" +
+        output.name() + "\") (zeros) or bench.accumulates(\"" + output.name() + "\", start)");
 }
 
 // Inputs the side's untimed call changed (its prep tensors: check_mutation).
 // Every timed call gets them afresh, but a pipelined batch's later calls would
 // not, and the bench's inputs are the same for both sides only unchanged.
 void check_inputs_kept(WorkloadContext& context, SideState& state, int v) {
-    if (state.changed_inputs) return;
+    const std::string key = finding_key(state.side, changed_inputs);
+    if (context.findings.said(key)) return;
     const Tensors& pool = context.pools[static_cast<std::size_t>(v)];
     for (const Tensor& input : state.inputs()) {
         if (contains(state.prep_inputs, input.name())) continue;
@@ -69,10 +84,11 @@ void check_inputs_kept(WorkloadContext& context, SideState& state, int v) {
         if (identical(context.to_host(input, state.host_inputs), context.to_host(pool.at(input.name()), scratch))) {
             continue;
         }
-        state.changed_inputs = true;
-        context.problem("the " + side_name(state.side) + "'s call changed its input '" + input.name() +
-                        "' (on input variant " + std::to_string(v) +
-                        "): inputs must stay read-only; a tensor a call updates in place is one of its outputs");
+        (void)context.findings.once(key);
+        context.findings.problem(
+            "the " + side_name(state.side) + "'s call changed its input '" + input.name() + "' (on input variant " +
+            std::to_string(v) +
+            "): inputs must stay read-only; a tensor a call updates in place is one of its outputs");
         return;
     }
 }
@@ -81,17 +97,19 @@ void check_inputs_kept(WorkloadContext& context, SideState& state, int v) {
 // without its begin, would shift every later region's time to another row.
 void check_c_regions_balanced(WorkloadContext& context, SideState& state) {
     const UnbalancedCRegions c_regions = take_unbalanced_c_regions();
-    if (state.unbalanced_c_regions || (c_regions.open == 0 && c_regions.unmatched_ends == 0)) return;
-    state.unbalanced_c_regions = true;
+    if (c_regions.open == 0 && c_regions.unmatched_ends == 0) return;
+    if (!context.findings.once(finding_key(state.side, "unbalanced C regions"))) return;
     const std::string call = "the " + side_name(state.side) + "'s call";
     if (c_regions.open > 0) {
-        context.problem(call + " returned with " + std::to_string(c_regions.open) +
-                        " region(s) begun by forge_region_begin() and not ended: end each with forge_region_end() "
-                        "before the call returns");
+        context.findings.problem(
+            call + " returned with " + std::to_string(c_regions.open) +
+            " region(s) begun by forge_region_begin() and not ended: end each with forge_region_end() "
+            "before the call returns");
     }
     if (c_regions.unmatched_ends > 0) {
-        context.problem(call + " called forge_region_end() " + std::to_string(c_regions.unmatched_ends) +
-                        " time(s) with no region begun on its thread: each end needs its forge_region_begin()");
+        context.findings.problem(
+            call + " called forge_region_end() " + std::to_string(c_regions.unmatched_ends) +
+            " time(s) with no region begun on its thread: each end needs its forge_region_begin()");
     }
 }
 
@@ -102,12 +120,13 @@ void check_c_regions_balanced(WorkloadContext& context, SideState& state) {
 void notice_unread_inputs(WorkloadContext& context, const SideState& state) {
     for (const std::string& name : detail::Access::unread_inputs(state.io)) {
         const std::string side = side_name(state.side);
-        const std::string unread = "the " + side + "'s call did not read its declared input '" + name + "'";
-        if (context.noticed(unread)) continue;
-        context.record.notices.push_back(unread + " (no io.in(\"" + name + "\") in its untimed call on workload '" +
-                                         context.workload.name + "'): a side handed a tensor that computes it "
-                                         "again does work window.toml says it receives; read it, or take it off [" +
-                                         side + "].inputs");
+        if (!context.findings.once_per_run(finding_key(state.side, "unread input " + name))) continue;
+        context.findings.run_notice("the " + side + "'s call did not read its declared input '" + name +
+                                    "' (no io.in(\"" + name + "\") in its untimed call on workload '" +
+                                    context.workload.name +
+                                    "'): a side handed a tensor that computes it "
+                                    "again does work window.toml says it receives; read it, or take it off [" +
+                                    side + "].inputs");
     }
 }
 
@@ -117,15 +136,17 @@ void notice_unread_inputs(WorkloadContext& context, const SideState& state) {
 // that reads past an input's end, whose bytes differ from copy to copy.
 void notice_varying_outputs(WorkloadContext& context, const SideState& state, const std::string& output,
                             const ComparisonResult& comparison) {
-    const std::string said = "the " + side_name(state.side) + "'s timed calls' outputs are not bit for bit";
-    if (context.noticed(said)) return;
+    if (!context.findings.once_per_run(finding_key(state.side, "varying outputs"))) return;
     std::ostringstream difference;
     difference << comparison.max_abs_error;
-    context.notice(said + " its untimed call's on the same inputs ('" + output + "': max abs difference " +
-                   difference.str() + ", within its tolerance): expected of a side whose sums reorder from call to "
-                   "call (atomics, an OpenMP reduction); a side that should repeat itself exactly reads something "
-                   "besides its inputs, such as memory past an input's end (each copy of an input has other bytes "
-                   "past it)");
+    context.findings.notice(
+        "the " + side_name(state.side) +
+        "'s timed calls' outputs are not bit for bit its untimed call's on the same inputs ('" + output +
+        "': max abs difference " + difference.str() +
+        ", within its tolerance): expected of a side whose sums reorder from call to "
+        "call (atomics, an OpenMP reduction); a side that should repeat itself exactly reads something "
+        "besides its inputs, such as memory past an input's end (each copy of an input has other bytes "
+        "past it)");
 }
 
 // The run's entry for an output, made on its first comparison.
@@ -169,18 +190,21 @@ void compare_sides(WorkloadContext& context, int v) {
         const ComparisonResult comparison = compare_to_reference(context, *actual, expected);
         if (comparison.passed()) continue;
         if (!comparison.shape_problem.empty()) {
-            context.problem("output '" + expected.name() + "': the student's " + comparison.shape_problem +
-                            " (the reference's)");
+            context.findings.problem("output '" + expected.name() + "': the student's " + comparison.shape_problem +
+                                     " (the reference's)");
         } else {
-            context.problem("output '" + expected.name() + "' differs between the student and the reference: " +
-                            comparison.failure("reference") + ", on input variant " + std::to_string(v) +
-                            std::string(comparison.non_finite > 0 ? non_finite_hint : ""));
+            context.findings.problem("output '" + expected.name() +
+                                     "' differs between the student and the reference: " +
+                                     comparison.failure("reference") + ", on input variant " + std::to_string(v) +
+                                     std::string(comparison.non_finite > 0 ? non_finite_hint : ""));
         }
     }
 }
 
 void check_outputs_match(WorkloadContext& context, SideState& state, int v, const CheckedCall& which, int calls) {
-    if (state.cached_outputs_reported || state.unwritten_outputs || state.changed_inputs) return;
+    if (context.findings.said(finding_key(state.side, cached_outputs)) || outputs_in_doubt(context, state.side)) {
+        return;
+    }
     // Fresh inputs had no untimed call: check_fresh_outputs holds the sides to each other.
     if (static_cast<std::size_t>(v) == WorkloadContext::fresh_slot) return;
     const Tensors& expected = state.expected[static_cast<std::size_t>(v)];
@@ -196,13 +220,13 @@ void check_outputs_match(WorkloadContext& context, SideState& state, int v, cons
             notice_varying_outputs(context, state, output.name(), comparison);
             continue;
         }
-        state.cached_outputs_reported = true;
-        context.problem("the " + side_name(state.side) + "'s " + which.text() + " produced '" + output.name() +
-                        "' unlike its own untimed call on the same inputs (" +
-                        comparison.failure("untimed output") +
-                        "): its outputs depend on something besides its inputs: an earlier call (outputs cached "
-                        "between calls?) or memory past an input's end (an input's shape declared shorter than the "
-                        "side reads: each copy of an input has other guard bytes past its end)");
+        (void)context.findings.once(finding_key(state.side, cached_outputs));
+        context.findings.problem(
+            "the " + side_name(state.side) + "'s " + which.text() + " produced '" + output.name() +
+            "' unlike its own untimed call on the same inputs (" + comparison.failure("untimed output") +
+            "): its outputs depend on something besides its inputs: an earlier call (outputs cached "
+            "between calls?) or memory past an input's end (an input's shape declared shorter than the "
+            "side reads: each copy of an input has other guard bytes past its end)");
         return;
     }
 }
@@ -236,7 +260,8 @@ void check_untimed_calls(WorkloadContext& context, int v) {
 
 void check_fresh_outputs(WorkloadContext& context, std::size_t round) {
     SideState& student = context.side(Side::student);
-    if (student.fresh_outputs_reported || student.unwritten_outputs || student.changed_inputs) return;
+    const std::string key = finding_key(Side::student, "unlike the reference on fresh inputs");
+    if (context.findings.said(key) || outputs_in_doubt(context, Side::student)) return;
     const SideState& reference = context.side(Side::reference);
     for (const Tensor& expected_there : reference.outputs()) {
         const Tensor* actual_there = student.outputs().find(expected_there.name());
@@ -246,14 +271,16 @@ void check_fresh_outputs(WorkloadContext& context, std::size_t round) {
         const Tensor& actual = context.to_host(*actual_there, student.host_outputs);
         const ComparisonResult comparison = compare_to_reference(context, actual, expected);
         if (comparison.passed()) continue;
-        student.fresh_outputs_reported = true;
-        context.problem("output '" + expected.name() + "' differs between the student and the reference on the "
-                        "fresh inputs of timed round " + std::to_string(round) + " (eval.json rounds[" +
-                        std::to_string(round) + "], inputs drawn for that round alone): " +
-                        comparison.failure("reference") +
-                        ": the student's answer depends on more than its inputs' contents, such as an answer kept "
-                        "from an earlier call and keyed by where its inputs are or by a few of their values" +
-                        std::string(comparison.non_finite > 0 ? non_finite_hint : ""));
+        (void)context.findings.once(key);
+        context.findings.problem(
+            "output '" + expected.name() +
+            "' differs between the student and the reference on the "
+            "fresh inputs of timed round " +
+            std::to_string(round) + " (eval.json rounds[" + std::to_string(round) +
+            "], inputs drawn for that round alone): " + comparison.failure("reference") +
+            ": the student's answer depends on more than its inputs' contents, such as an answer kept "
+            "from an earlier call and keyed by where its inputs are or by a few of their values" +
+            std::string(comparison.non_finite > 0 ? non_finite_hint : ""));
         return;
     }
 }
@@ -263,9 +290,10 @@ void check_guards(const WorkloadContext& context, const SideState& state) {
         for (const Tensor& tensor : *tensors) {
             const std::optional<std::string_view> where = context.runtime.damaged_guard(tensor);
             if (!where) continue;
-            context.fail("the " + side_name(state.side) + "'s call wrote " + std::string(*where) + " " + kind +
-                         " '" + tensor.name() + "' (the guard bytes around it changed): a call must write only "
-                         "inside its declared outputs");
+            context.findings.fail("the " + side_name(state.side) + "'s call wrote " + std::string(*where) + " " + kind +
+                                  " '" + tensor.name() +
+                                  "' (the guard bytes around it changed): a call must write only "
+                                  "inside its declared outputs");
         }
     }
 }

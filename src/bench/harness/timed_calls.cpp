@@ -66,8 +66,9 @@ void touch_bookkeeping(const WorkloadContext& context, const SideState& state) {
 
 // Whether timed samples' kernels can be compared with the profiled call's, said once per run.
 void notice_unchecked_kernel_sets(WorkloadContext& context, const std::string& why) {
-    const std::string text = "the kernel sets of timed samples were not checked: " + why;
-    if (!context.noticed(text)) context.record.notices.push_back(text);
+    if (context.findings.once_per_run("kernel sets unchecked: " + why)) {
+        context.findings.run_notice("the kernel sets of timed samples were not checked: " + why);
+    }
 }
 
 // One timed call of a side on input variant v, from a flushed cache; its
@@ -130,17 +131,21 @@ void judge_reuse(WorkloadContext& context, const Reuse& reuse) {
     const std::string rounds = std::to_string(reuse.fresh_rounds) + " fresh rounds (inputs drawn for that round "
                                "alone) against " + std::to_string(reuse.seen_rounds) + " on the two input variants";
     if (reuse.student_gained()) {
-        context.problem("the student's calls read faster on inputs they had seen before than on fresh ones: the "
-                        "ratio on seen inputs was " + times(reuse.gain) + " the ratio on fresh inputs, over " +
-                        rounds + ", where the rounds tell apart " + times(reuse.resolves) +
-                        ": a call that keeps work from an earlier call (its answer kept and keyed by its inputs' "
-                        "address or contents) is measured by what it kept, not by its work; compute every call's "
-                        "outputs from its inputs");
+        context.findings.problem(
+            "the student's calls read faster on inputs they had seen before than on fresh ones: the "
+            "ratio on seen inputs was " +
+            times(reuse.gain) + " the ratio on fresh inputs, over " + rounds + ", where the rounds tell apart " +
+            times(reuse.resolves) +
+            ": a call that keeps work from an earlier call (its answer kept and keyed by its inputs' "
+            "address or contents) is measured by what it kept, not by its work; compute every call's "
+            "outputs from its inputs");
     } else if (reuse.reference_gained()) {
-        context.notice("the reference's calls read faster on inputs they had seen before than on fresh ones: the "
-                       "ratio on fresh inputs was " + times(1.0 / reuse.gain) + " the ratio on seen inputs, over " +
-                       rounds + ": the reference keeps work between calls keyed by its inputs (a library's "
-                       "cache?), which the student is measured against");
+        context.findings.notice(
+            "the reference's calls read faster on inputs they had seen before than on fresh ones: the "
+            "ratio on fresh inputs was " +
+            times(1.0 / reuse.gain) + " the ratio on seen inputs, over " + rounds +
+            ": the reference keeps work between calls keyed by its inputs (a library's "
+            "cache?), which the student is measured against");
     }
 }
 
@@ -243,7 +248,7 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
     // The run's parameters: a retake's own wait no longer (quiet_wait_s 0), and
     // the wait its record says it made was its first measurement's.
     for (const std::string& message : round_notices(result, context.record.stopping, counted.quiet_rounds)) {
-        context.notice(message);
+        context.findings.notice(message);
     }
 }
 

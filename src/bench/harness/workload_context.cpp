@@ -12,23 +12,9 @@ namespace forge::bench {
 WorkloadContext::WorkloadContext(const Bench& bench_, const WindowContract& contract_, Runtime& runtime_,
                                  const RunOptions& options_, const Workload& workload_, RunRecord& record_)
     : bench(bench_), contract(contract_), runtime(runtime_), options(options_), workload(workload_), record(record_),
+      findings(record_, workload_),
       sides{SideState{Side::reference, detail::Access::make_io(Side::reference, workload_, runtime_.stream())},
             SideState{Side::student, detail::Access::make_io(Side::student, workload_, runtime_.stream())}} {}
-
-void WorkloadContext::fail(const std::string& message) const { fail_in(workload, message); }
-
-void WorkloadContext::notice(const std::string& message) {
-    record.notices.push_back("workload '" + workload.name + "': " + message);
-}
-
-void WorkloadContext::problem(const std::string& message) {
-    record.problems.push_back("workload '" + workload.name + "': " + message);
-}
-
-bool WorkloadContext::noticed(std::string_view text) const {
-    return std::any_of(record.notices.begin(), record.notices.end(),
-                       [text](const std::string& notice) { return notice.find(text) != std::string::npos; });
-}
 
 const Tensor& WorkloadContext::to_host(const Tensor& tensor, Tensors& scratch) {
     if (tensor.place() == Place::host) return tensor;
@@ -67,13 +53,13 @@ void WorkloadContext::call(SideState& state) {
     try {
         bench.call(state.side)(state.io);
     } catch (const SideCallError& e) {
-        fail(e.what());
+        findings.fail(e.what());
     } catch (const BenchError& e) {
-        fail("the " + side_name(state.side) + "'s call: " + e.what());
+        findings.fail("the " + side_name(state.side) + "'s call: " + e.what());
     } catch (const std::exception& e) {
-        fail("the " + side_name(state.side) + "'s call threw: " + e.what());
+        findings.fail("the " + side_name(state.side) + "'s call threw: " + e.what());
     } catch (...) {
-        fail("the " + side_name(state.side) + "'s call threw something that is not a std::exception");
+        findings.fail("the " + side_name(state.side) + "'s call threw something that is not a std::exception");
     }
 }
 

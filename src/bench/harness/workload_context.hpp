@@ -20,6 +20,7 @@
 #include "forge/bench/run.hpp"
 #include "forge/contract/contract.hpp"
 
+#include "harness/findings.hpp"
 #include "results/record.hpp"
 #include "rules/declarations.hpp"
 #include "rules/kernel_sets.hpp"
@@ -34,8 +35,8 @@ struct Layout {
     Tensors outputs;  // on the backend
 };
 
-// One side's own tensors for a workload, the Io its calls see, and what its
-// calls' checks already reported.
+// One side's own tensors for a workload, the Io its calls see, and the kernels
+// its timed samples ran.
 struct SideState {
     SideState(Side which, Io side_io) : side(which), io(std::move(side_io)) {}
 
@@ -52,14 +53,6 @@ struct SideState {
     std::array<Tensors, input_variants> expected;  // host copies of its untimed outputs
     Tensors host_inputs;                      // download scratch (CUDA)
     Tensors host_outputs;
-    bool cached_outputs_reported = false;
-    bool fresh_outputs_reported = false;  // unlike the other side's on a fresh round's inputs
-    // Its call left output elements unwritten or changed an input: a problem
-    // named once, and the cause of any timed output unlike its untimed one.
-    bool unwritten_outputs = false;
-    bool changed_inputs = false;
-    bool unbalanced_c_regions = false;  // named once
-    std::set<std::string_view> untimed_work_reported;  // late / early work already a problem
     std::vector<KernelNames> sample_kernels;  // the distinct kernel sets of its timed samples
     bool unlogged_samples = false;            // samples whose kernels the backend could not see
 };
@@ -72,14 +65,6 @@ public:
 
     [[nodiscard]] static std::size_t index_of(Side s) { return s == Side::reference ? 0 : 1; }
     [[nodiscard]] SideState& side(Side s) { return sides[index_of(s)]; }
-
-    // A refusal that ends the run, a notice, a problem: each names the workload.
-    [[noreturn]] void fail(const std::string& message) const;
-    void notice(const std::string& message);
-    void problem(const std::string& message);
-    // Whether a notice of the run already says `text`: what every workload
-    // would say alike is said once per run.
-    [[nodiscard]] bool noticed(std::string_view text) const;
 
     // `tensor` on the host: itself there, else a copy into `scratch`.
     const Tensor& to_host(const Tensor& tensor, Tensors& scratch);
@@ -100,6 +85,7 @@ public:
     const RunOptions& options;
     const Workload& workload;
     RunRecord& record;
+    Findings findings;  // to `record`
     std::array<SideState, 2> sides;
     std::map<std::string, TensorSpec> output_specs;
     // Every input and prep tensor, per variant, on the backend; the last slot

@@ -41,7 +41,9 @@ struct ProfiledSide {
 // One problem per side and kind of untimed work, from the first profiled call that shows it.
 void check_untimed_work(WorkloadContext& context, SideState& state, const Profile& profile) {
     for (UntimedWork& work : untimed_work(state.side, profile)) {
-        if (state.untimed_work_reported.insert(work.kind).second) context.problem(work.problem);
+        if (context.findings.once(finding_key(state.side, "untimed work: " + std::string(work.kind)))) {
+            context.findings.problem(work.problem);
+        }
     }
 }
 
@@ -126,7 +128,7 @@ void profile_sides(WorkloadContext& context, WorkloadRecord& result) {
         if (!state.unlogged_samples && p.launched) {
             const std::optional<std::string> changed =
                 changed_kernel_set(state.side, state.sample_kernels, *p.launched);
-            if (changed) context.notice(*changed);
+            if (changed) context.findings.notice(*changed);
             record.kernel_set_changed = changed.has_value();
         }
         record.kernels = p.table();

@@ -44,7 +44,7 @@ public:
                 context_.runtime.synchronize();
             } catch (const std::exception& e) {
                 tear_down_after_failure();
-                context_.fail("the " + side_name(state.side) + "'s setup failed: " + e.what());
+                context_.findings.fail("the " + side_name(state.side) + "'s setup failed: " + e.what());
             }
             detail::Access::set_state(state.io, std::move(made), *setup.state_type);
         }
@@ -102,12 +102,12 @@ void log_workload(const RunOptions& options, const WorkloadRecord& result) {
 // workload's comparisons: its rounds from then on are --quick's, so the run
 // says what failed in seconds, where a full run would take a minute.
 StoppingParameters stopping_after_checks(const StoppingParameters& stopping, WorkloadContext& context) {
-    if (context.record.problems.empty() || stopping.preset == StoppingParameters::quick().preset) return stopping;
-    constexpr std::string_view shortened = "timed at --quick's length";
-    if (!context.noticed(shortened)) {
-        context.record.notices.push_back("the rounds after the run's first failed check were " +
-                                         std::string(shortened) + ": a ratio of calls that fail is no result; "
-                                         "fix what failed and run again for one");
+    if (!context.findings.run_has_problems() || stopping.preset == StoppingParameters::quick().preset) {
+        return stopping;
+    }
+    if (context.findings.once_per_run("rounds shortened after a failed check")) {
+        context.findings.run_notice("the rounds after the run's first failed check were timed at --quick's length: "
+                                    "a ratio of calls that fail is no result; fix what failed and run again for one");
     }
     StoppingParameters quick = StoppingParameters::quick();
     quick.confidence = stopping.confidence;

@@ -56,8 +56,8 @@ void make_variant(WorkloadContext& context, std::size_t slot, std::uint64_t seed
     runtime.synchronize();
     for (const Tensor& produced : detail::Access::produced(io)) {
         if (const std::optional<std::string_view> where = runtime.damaged_guard(produced)) {
-            context.fail("the prep step wrote " + std::string(*where) + " its output '" + produced.name() +
-                         "' (the guard bytes around it changed)");
+            context.findings.fail("the prep step wrote " + std::string(*where) + " its output '" + produced.name() +
+                                  "' (the guard bytes around it changed)");
         }
     }
     if (first) context.prep_read = detail::Access::inputs_read(io);
@@ -65,7 +65,8 @@ void make_variant(WorkloadContext& context, std::size_t slot, std::uint64_t seed
     prep.ms = ms;
     for (Tensor& produced : detail::Access::produced(io)) {
         if (pool.contains(produced.name())) {
-            context.fail("the prep step produced '" + produced.name() + "', a name the bench's inputs() already made");
+            context.findings.fail("the prep step produced '" + produced.name() +
+                                  "', a name the bench's inputs() already made");
         }
         prep.outputs.push_back(produced.spec());
         Tensors scratch;
@@ -107,12 +108,12 @@ void notice_inputs_nobody_receives(WorkloadContext& context) {
                         [&](Side s) { return contains(declared_inputs(context.contract, s), name); })) {
             continue;
         }
-        const std::string text = "the bench's inputs() made '" + name +
-                                 "', which neither side's inputs in window.toml declare" +
-                                 (context.bench.prep_step() ? " and the prep step does not read" : "") +
-                                 ": no call receives it; declare it in [reference].inputs or [student].inputs, "
-                                 "or stop making it";
-        if (!context.noticed(text)) context.notice(text);
+        if (!context.findings.once_per_run("input made for no call: " + name)) continue;
+        context.findings.notice("the bench's inputs() made '" + name +
+                                "', which neither side's inputs in window.toml declare" +
+                                (context.bench.prep_step() ? " and the prep step does not read" : "") +
+                                ": no call receives it; declare it in [reference].inputs or [student].inputs, "
+                                "or stop making it");
     }
 }
 
@@ -125,7 +126,7 @@ void bind_layouts(WorkloadContext& context) {
         state.layouts.resize(count);
         for (const std::string& name : declared_inputs(context.contract, state.side)) {
             if (context.pools[0].find(name) == nullptr) {
-                context.fail(unmade_input(state.side, name, context.made_names, context.prep_names));
+                context.findings.fail(unmade_input(state.side, name, context.made_names, context.prep_names));
             }
             if (contains(context.prep_names, name)) state.prep_inputs.push_back(name);
         }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -170,6 +171,7 @@ struct RunRecord {
     std::vector<OutputCheck> outputs;  // the outputs both sides produce
     std::vector<std::string> problems; // correctness failures and caught violations, for people
     std::vector<std::string> notices;  // what a reader should know but does not fail the run
+    std::set<std::string, std::less<>> said_once;  // keys of what the run says once (harness/findings.hpp)
     bool has_prep = false;
     StoppingParameters stopping;
     nlohmann::json build;              // how the bench was built (RunOptions::build)
