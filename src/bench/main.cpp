@@ -19,6 +19,7 @@
 #include "forge/exit_code.hpp"
 #include "forge/io/file.hpp"
 #include "forge/report/findings_view.hpp"
+#include "definition.hpp"
 #include "runtime/cuda/gpu_choice.hpp"
 #include "side_options.hpp"
 
@@ -234,7 +235,7 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
                           << "'): its ratios time unoptimised code. Configure with -DCMAKE_BUILD_TYPE=Release.\n";
             }
         }
-        if (bench.backend() == Backend::cuda) options.cuda_device = ctest_gpu_device();
+        if (BenchDefinition(bench).backend() == Backend::cuda) options.cuda_device = ctest_gpu_device();
         const RunResult result = run(bench, *check.contract, options);
         if (result.exit_code == exit_code::usage || (result.exit_code != exit_code::skipped && result.eval.is_null())) {
             // Nothing ran (a refused definition, a device the driver cannot serve): no eval.json.

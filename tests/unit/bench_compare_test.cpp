@@ -10,6 +10,7 @@
 
 #include "forge/bench/bench.hpp"
 #include "forge/bench/tensor.hpp"
+#include "definition.hpp"
 #include "rules/compare.hpp"
 
 namespace fb = forge::bench;
@@ -131,15 +132,16 @@ BOOST_AUTO_TEST_CASE(a_bench_picks_the_outputs_own_comparison_then_its_dtypes_th
     fb::Bench bench{fb::Backend::host};
     bench.tolerance("y", fb::RelativeL2{.max = 1e-5});
     bench.tolerance(fb::DType::fp32, {.atol = 1e-3, .rtol = 1e-3});
-    const fb::Comparison y = bench.comparison_for({"y", {4}, fb::DType::fp32});
+    const fb::Comparison y = fb::BenchDefinition(bench).comparison_for({"y", {4}, fb::DType::fp32});
     BOOST_TEST(std::get<fb::RelativeL2>(y).max == 1e-5);
-    const fb::Comparison z = bench.comparison_for({"z", {4}, fb::DType::fp32});
+    const fb::Comparison z = fb::BenchDefinition(bench).comparison_for({"z", {4}, fb::DType::fp32});
     BOOST_TEST(std::get<fb::Tolerance>(z).atol == 1e-3);
-    const fb::Comparison w = bench.comparison_for({"w", {4}, fb::DType::fp16});
+    const fb::Comparison w = fb::BenchDefinition(bench).comparison_for({"w", {4}, fb::DType::fp16});
     BOOST_TEST(std::get<fb::Tolerance>(w).rtol == fb::default_tolerance(fb::DType::fp16).rtol);
     // An elementwise tolerance for one output still reads as it always has.
     bench.tolerance("y", {.atol = 1e-4, .rtol = 1e-3});
-    BOOST_TEST(std::holds_alternative<fb::Tolerance>(bench.comparison_for({"y", {4}, fb::DType::fp32})));
+    BOOST_TEST(
+        std::holds_alternative<fb::Tolerance>(fb::BenchDefinition(bench).comparison_for({"y", {4}, fb::DType::fp32})));
 }
 
 BOOST_AUTO_TEST_CASE(a_negative_or_nan_relative_l2_threshold_is_a_problem) {
@@ -147,7 +149,7 @@ BOOST_AUTO_TEST_CASE(a_negative_or_nan_relative_l2_threshold_is_a_problem) {
     bench.tolerance("y", fb::RelativeL2{.max = -1.0});
     bench.tolerance("z", fb::RelativeL2{.max = not_a_number});
     int found = 0;
-    for (const std::string& problem : bench.problems()) {
+    for (const std::string& problem : fb::BenchDefinition(bench).problems()) {
         found += problem.find("relative L2 threshold") != std::string::npos ? 1 : 0;
     }
     BOOST_TEST(found == 2);

@@ -18,7 +18,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench_add_operator.hpp"
 #include "forge/bench/bench.hpp"
 #include "forge/bench/run.hpp"
 #include "forge/contract/contract.hpp"
@@ -26,6 +25,8 @@
 #include "forge/exit_code.hpp"
 #include "forge/io/file.hpp"
 #include "forge/stats/ratio_interval.hpp"
+#include "bench_add_operator.hpp"
+#include "definition.hpp"
 #include "harness/workload_run.hpp"
 #include "results/record.hpp"
 #include "runtime/runtime.hpp"
@@ -745,7 +746,7 @@ BOOST_AUTO_TEST_CASE(a_retake_pools_its_rounds_with_the_first_measurement) {
     const std::unique_ptr<fb::Runtime> runtime = fb::make_host_runtime(options.host_flush_bytes);
     fb::RunRecord record;
     record.stopping = fb::StoppingParameters::quick();
-    const fb::Workload& workload = bench.workloads()[0];
+    const fb::Workload& workload = fb::BenchDefinition(bench).workloads()[0];
     record.workloads.push_back(
         fb::measure_workload(bench, contract, *runtime, options, workload, record, record.stopping));
     fb::WorkloadRecord& first = record.workloads[0];
@@ -1124,9 +1125,10 @@ BOOST_AUTO_TEST_CASE(a_failed_call_leaves_the_device_synchronized_before_the_sid
     const auto names_the_failure = [](const fb::BenchError& e) {
         return std::string(e.what()).find("a kernel launch failed") != std::string::npos;
     };
-    BOOST_CHECK_EXCEPTION((void)fb::measure_workload(bench, add_contract(), runtime, options, bench.workloads()[0],
-                                                     record, record.stopping),
-                          fb::BenchError, names_the_failure);
+    BOOST_CHECK_EXCEPTION(
+        (void)fb::measure_workload(bench, add_contract(), runtime, options, fb::BenchDefinition(bench).workloads()[0],
+                                   record, record.stopping),
+        fb::BenchError, names_the_failure);
     const auto call = std::find(events.begin(), events.end(), "student call");
     BOOST_TEST_REQUIRE((call != events.end()));
     BOOST_TEST(std::vector<std::string>(call, events.end()) ==
@@ -1161,8 +1163,8 @@ BOOST_AUTO_TEST_CASE(timed_calls_whose_launches_had_no_names_leave_the_kernel_se
     NamelessLaunches runtime(fb::make_host_runtime(options.host_flush_bytes), events);
     fb::RunRecord record;
     record.stopping = fb::StoppingParameters::quick();
-    const fb::WorkloadRecord workload =
-        fb::measure_workload(bench, add_contract(), runtime, options, bench.workloads()[0], record, record.stopping);
+    const fb::WorkloadRecord workload = fb::measure_workload(
+        bench, add_contract(), runtime, options, fb::BenchDefinition(bench).workloads()[0], record, record.stopping);
     BOOST_TEST(any_has(record.notices, {"kernel sets of timed samples were not checked", "named none"}));
     BOOST_TEST(!workload.student.kernel_set_changed.has_value());
     BOOST_TEST(!workload.reference.kernel_set_changed.has_value());

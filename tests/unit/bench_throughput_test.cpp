@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "forge/bench/bench.hpp"
+#include "definition.hpp"
 #include "rules/throughput.hpp"
 
 namespace fb = forge::bench;
@@ -53,7 +54,7 @@ BOOST_AUTO_TEST_CASE(a_negative_or_non_finite_count_is_a_problem_naming_the_work
     bench.workload("a", {{"n", 4}}, 1).workload("b", {{"n", -4}}, 2);
     bench.work([](const fb::Workload& w) { return fb::Work{.bytes = 4.0 * static_cast<double>(w["n"])}; });
     bool named = false;
-    for (const std::string& problem : bench.problems()) {
+    for (const std::string& problem : fb::BenchDefinition(bench).problems()) {
         named = named || problem.find("work() for workload 'b' gives bytes = -16") != std::string::npos;
         BOOST_TEST(problem.find("workload 'a'") == std::string::npos);
     }
@@ -61,7 +62,7 @@ BOOST_AUTO_TEST_CASE(a_negative_or_non_finite_count_is_a_problem_naming_the_work
     // A parameter the workload lacks is a problem too, not an exception.
     bench.work([](const fb::Workload& w) { return fb::Work{.flops = static_cast<double>(w["k"])}; });
     bool missing = false;
-    for (const std::string& problem : bench.problems()) {
+    for (const std::string& problem : fb::BenchDefinition(bench).problems()) {
         missing = missing || problem.find("work(): workload 'a' has no parameter 'k'") != std::string::npos;
     }
     BOOST_TEST(missing);

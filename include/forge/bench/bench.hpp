@@ -55,6 +55,7 @@
 #include <variant>
 #include <vector>
 
+#include "forge/bench/build_info.hpp"
 #include "forge/bench/dtype.hpp"
 #include "forge/bench/region.hpp"
 #include "forge/bench/rng.hpp"
@@ -208,11 +209,17 @@ using DeclareWork = std::function<Work(const Workload&)>;
 // zero-filled on entry, of the output's shape and dtype.
 using OutputStart = std::function<void(const Workload&, Tensor&)>;
 
+namespace detail {
+
 // One side's setup (Bench::setup) with its State's type erased: what the harness runs.
 struct SideSetup {
     std::function<std::shared_ptr<void>(const Workload&, Stream)> make;  // empty: the side has no setup
     const std::type_info* state_type = nullptr;                          // &typeid(void): it keeps no state
 };
+
+}  // namespace detail
+
+class BenchDefinition;
 
 // A bench's definition: built by the card's make_bench(), run by the harness.
 class Bench {
@@ -261,31 +268,10 @@ public:
     // The bench's --precision wins over it.
     Bench& precision(double fraction);
 
-    [[nodiscard]] Backend backend() const noexcept { return backend_; }
-    [[nodiscard]] const std::vector<Workload>& workloads() const noexcept { return workloads_; }
-    [[nodiscard]] const MakeInputs& make_inputs() const noexcept { return inputs_; }
-    [[nodiscard]] const DeclareOutputs& declare_outputs() const noexcept { return outputs_; }
-    [[nodiscard]] const Call& call(Side side) const noexcept {
-        return side == Side::reference ? reference_ : student_;
-    }
-    [[nodiscard]] const Prep& prep_step() const noexcept { return prep_; }
-    // The output's own comparison, else its dtype's tolerance, else default_tolerance.
-    [[nodiscard]] Comparison comparison_for(const TensorSpec& output) const;
-    [[nodiscard]] const DeclareWork& declare_work() const noexcept { return work_; }
-    [[nodiscard]] const SideSetup& side_setup(Side side) const noexcept {
-        return side == Side::reference ? reference_setup_ : student_setup_;
-    }
-    [[nodiscard]] std::optional<double> precision() const noexcept { return precision_; }
-    // The accumulating outputs and how each starts (an empty function: zero).
-    [[nodiscard]] const std::map<std::string, OutputStart, std::less<>>& accumulating_outputs() const noexcept {
-        return accumulating_;
-    }
-
-    // Why this definition cannot run (too few workloads, a missing call, ...); empty when it can.
-    [[nodiscard]] std::vector<std::string> problems() const;
-
 private:
-    Bench& set_setup(Side side, SideSetup setup);
+    friend class BenchDefinition;  // the harness reads a definition through it, never a card
+
+    Bench& set_setup(Side side, detail::SideSetup setup);
 
     Backend backend_;
     std::vector<Workload> workloads_;
@@ -294,8 +280,8 @@ private:
     Call reference_;
     Call student_;
     Prep prep_;
-    SideSetup reference_setup_;
-    SideSetup student_setup_;
+    detail::SideSetup reference_setup_;
+    detail::SideSetup student_setup_;
     std::map<DType, Tolerance> dtype_tolerances_;
     std::map<std::string, Comparison, std::less<>> output_tolerances_;
     DeclareWork work_;
@@ -309,7 +295,7 @@ Bench& Bench::setup(Side side, Make make) {
                   "Bench::setup takes a function of (const fb::Workload&, fb::Stream) returning the side's state");
     using State = std::remove_cv_t<std::invoke_result_t<Make&, const Workload&, Stream>>;
     static_assert(!std::is_reference_v<State>, "a setup returns its state by value: the harness keeps it");
-    SideSetup erased;
+    detail::SideSetup erased;
     erased.state_type = &typeid(State);
     erased.make = [make = std::move(make)](const Workload& workload, Stream stream) mutable -> std::shared_ptr<void> {
         if constexpr (std::is_void_v<State>) {
@@ -323,77 +309,10 @@ Bench& Bench::setup(Side side, Make make) {
     return set_setup(side, std::move(erased));
 }
 
-// How the bench was built, for eval.json's "build". forge_add_operator() compiles
-// it into the card's bench (FORGE_BENCH_BUILD_INFO below); a bench built any other
-// way has none, and its eval.json's "build" is null.
-struct BuildInfo {
-    std::string_view build_type;     // CMAKE_BUILD_TYPE, or a multi-config generator's configuration; empty: none
-    std::string_view compiler;       // the C++ compiler, "<id> <version>" (e.g. "GNU 12.2.0")
-    std::string_view flags;          // CMAKE_CXX_FLAGS and the configuration's CMAKE_CXX_FLAGS_<CONFIG>
-    std::string_view cuda_compiler;  // CUDA cards: the CUDA compiler; empty on HOST
-    std::string_view cuda_flags;     // CUDA cards: CMAKE_CUDA_FLAGS and CMAKE_CUDA_FLAGS_<CONFIG>
-    bool optimized = false;          // every language's flags end on an optimisation level (-O1..-O3, -Ofast, -Os)
-    // CUDA cards: the bench's CUDA_ARCHITECTURES in CMake's syntax, `native` resolved (e.g. "80;90-real"); the
-    // bench notes when the GPU it runs on has no native code among them. Empty on HOST.
-    std::string_view cuda_architectures;
-    // Cards with C sources (a vendored C kernel): the C compiler and CMAKE_C_FLAGS with the configuration's;
-    // empty otherwise.
-    std::string_view c_compiler;
-    std::string_view c_flags;
-    // Each side's compile options beyond the flags, its target's own and those of
-    // what it links: a line "<language>=<option>\t<option>..." per language of
-    // the card ("CXX=-fopenmp\nC=-fopenmp\n"); empty: not known.
-    std::string_view reference_options;
-    std::string_view student_options;
-};
-
 // The bench executable's main (its command line: cmake/README.md, "Tests"): returns the exit code.
 int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional<BuildInfo>& build = std::nullopt);
 
 }  // namespace forge::bench
-
-// The bench's build, from the compile definitions forge_add_operator() sets on
-// forge_<name>_bench; std::nullopt in a bench compiled without them. The CUDA
-// architectures and the C compiler and flags are optional: a bench given the
-// others alone records none.
-#ifdef FORGE_BENCH_CUDA_ARCHITECTURES
-#define FORGE_BENCH_BUILD_CUDA_ARCHITECTURES FORGE_BENCH_CUDA_ARCHITECTURES
-#else
-#define FORGE_BENCH_BUILD_CUDA_ARCHITECTURES ""
-#endif
-#if defined(FORGE_BENCH_C_COMPILER) && defined(FORGE_BENCH_C_FLAGS)
-#define FORGE_BENCH_BUILD_C_COMPILER FORGE_BENCH_C_COMPILER
-#define FORGE_BENCH_BUILD_C_FLAGS FORGE_BENCH_C_FLAGS
-#else
-#define FORGE_BENCH_BUILD_C_COMPILER ""
-#define FORGE_BENCH_BUILD_C_FLAGS ""
-#endif
-// The sides' compile options, in a header forge_add_operator() generates (raw
-// strings: an option may hold quotes).
-#ifdef FORGE_BENCH_SIDES_HEADER
-#include FORGE_BENCH_SIDES_HEADER
-#endif
-#ifndef FORGE_BENCH_REFERENCE_OPTIONS
-#define FORGE_BENCH_REFERENCE_OPTIONS ""
-#define FORGE_BENCH_STUDENT_OPTIONS ""
-#endif
-#if defined(FORGE_BENCH_BUILD_TYPE) && defined(FORGE_BENCH_COMPILER) && defined(FORGE_BENCH_FLAGS) && \
-    defined(FORGE_BENCH_CUDA_COMPILER) && defined(FORGE_BENCH_CUDA_FLAGS) && defined(FORGE_BENCH_OPTIMIZED)
-#define FORGE_BENCH_BUILD_INFO                                                                          \
-    (::forge::bench::BuildInfo{.build_type = FORGE_BENCH_BUILD_TYPE,                                   \
-                               .compiler = FORGE_BENCH_COMPILER,                                       \
-                               .flags = FORGE_BENCH_FLAGS,                                             \
-                               .cuda_compiler = FORGE_BENCH_CUDA_COMPILER,                             \
-                               .cuda_flags = FORGE_BENCH_CUDA_FLAGS,                                   \
-                               .optimized = (FORGE_BENCH_OPTIMIZED) != 0,                              \
-                               .cuda_architectures = FORGE_BENCH_BUILD_CUDA_ARCHITECTURES,             \
-                               .c_compiler = FORGE_BENCH_BUILD_C_COMPILER,                             \
-                               .c_flags = FORGE_BENCH_BUILD_C_FLAGS,                                   \
-                               .reference_options = FORGE_BENCH_REFERENCE_OPTIONS,                     \
-                               .student_options = FORGE_BENCH_STUDENT_OPTIONS})
-#else
-#define FORGE_BENCH_BUILD_INFO (std::optional<::forge::bench::BuildInfo>{})
-#endif
 
 // Ends a bench source: defines main() around the card's make_bench().
 #define FORGE_BENCH_MAIN(make_bench)                                                           \

@@ -32,7 +32,7 @@ namespace {
 // rounds while another found quiet ones (retake.hpp), is measured once more,
 // its new rounds pooled with the first's: the pooled measurement's notices
 // replace the first's.
-void retake_busy_workloads(const Bench& bench, const WindowContract& contract, Runtime& runtime,
+void retake_busy_workloads(const BenchDefinition& bench, const WindowContract& contract, Runtime& runtime,
                            const RunOptions& options, RunRecord& record) {
     for (const std::size_t w : workloads_to_retake(record.workloads, record.stopping)) {
         if (!record.problems.empty()) return;
@@ -110,7 +110,8 @@ RunResult finish(const RunRecord& record, const RunOptions& options) {
 
 }  // namespace
 
-RunResult run(const Bench& bench, const WindowContract& contract, const RunOptions& options) {
+RunResult run(const Bench& card_bench, const WindowContract& contract, const RunOptions& options) {
+    const BenchDefinition bench(card_bench);
     RunResult result;
     if (std::vector<std::string> problems = bench.problems(); !problems.empty()) {
         result.exit_code = exit_code::usage;

@@ -9,7 +9,7 @@
 
 namespace forge::bench {
 
-WorkloadContext::WorkloadContext(const Bench& bench_, const WindowContract& contract_, Runtime& runtime_,
+WorkloadContext::WorkloadContext(const BenchDefinition& bench_, const WindowContract& contract_, Runtime& runtime_,
                                  const RunOptions& options_, const Workload& workload_, RunRecord& record_)
     : bench(bench_), contract(contract_), runtime(runtime_), options(options_), workload(workload_), record(record_),
       findings(record_, workload_),

@@ -20,6 +20,8 @@
 #include "forge/bench/run.hpp"
 #include "forge/contract/contract.hpp"
 
+#include "definition.hpp"
+
 #include "harness/findings.hpp"
 #include "results/record.hpp"
 #include "rules/declarations.hpp"
@@ -60,8 +62,8 @@ struct SideState {
 // Lives and runs on the timing thread (its scheduler watch is that thread's).
 class WorkloadContext {
 public:
-    WorkloadContext(const Bench& bench, const WindowContract& contract, Runtime& runtime, const RunOptions& options,
-                    const Workload& workload, RunRecord& record);
+    WorkloadContext(const BenchDefinition& bench, const WindowContract& contract, Runtime& runtime,
+                    const RunOptions& options, const Workload& workload, RunRecord& record);
 
     [[nodiscard]] static std::size_t index_of(Side s) { return s == Side::reference ? 0 : 1; }
     [[nodiscard]] SideState& side(Side s) { return sides[index_of(s)]; }
@@ -79,7 +81,7 @@ public:
     // name) or its own exception fails the run naming the workload and the side.
     void call(SideState& state);
 
-    const Bench& bench;
+    const BenchDefinition bench;
     const WindowContract& contract;
     Runtime& runtime;
     const RunOptions& options;

@@ -36,7 +36,7 @@ public:
     // the device is synchronized after it so none of its work runs into a window.
     explicit SidesSetUp(WorkloadContext& context) : context_(context) {
         for (SideState& state : context_.sides) {
-            const SideSetup& setup = context_.bench.side_setup(state.side);
+            const detail::SideSetup& setup = context_.bench.side_setup(state.side);
             if (!setup.make) continue;
             std::shared_ptr<void> made;
             try {
@@ -116,7 +116,7 @@ StoppingParameters stopping_after_checks(const StoppingParameters& stopping, Wor
 
 }  // namespace
 
-WorkloadRecord measure_workload(const Bench& bench, const WindowContract& contract, Runtime& runtime,
+WorkloadRecord measure_workload(const BenchDefinition& bench, const WindowContract& contract, Runtime& runtime,
                                 const RunOptions& options, const Workload& workload, RunRecord& record,
                                 const StoppingParameters& stopping, const WorkloadRecord* continued) {
     WorkloadContext context(bench, contract, runtime, options, workload, record);

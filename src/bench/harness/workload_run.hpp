@@ -6,6 +6,8 @@
 #include "forge/bench/run.hpp"
 #include "forge/contract/contract.hpp"
 
+#include "definition.hpp"
+
 #include "results/record.hpp"
 #include "rules/stopping.hpp"
 #include "runtime/runtime.hpp"
@@ -17,9 +19,9 @@ namespace forge::bench {
 // `continued`: for a retake, the workload's first measurement; its rounds come
 // first in the result and count with the new ones (their layouts numbered on
 // from the first's, each measurement's t_s from its own first round).
-[[nodiscard]] WorkloadRecord measure_workload(const Bench& bench, const WindowContract& contract, Runtime& runtime,
-                                              const RunOptions& options, const Workload& workload, RunRecord& record,
-                                              const StoppingParameters& stopping,
+[[nodiscard]] WorkloadRecord measure_workload(const BenchDefinition& bench, const WindowContract& contract,
+                                              Runtime& runtime, const RunOptions& options, const Workload& workload,
+                                              RunRecord& record, const StoppingParameters& stopping,
                                               const WorkloadRecord* continued = nullptr);
 
 }  // namespace forge::bench

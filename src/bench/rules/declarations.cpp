@@ -17,7 +17,7 @@ std::string joined(const std::vector<std::string>& names) {
 }
 
 // What window.toml says the prep step produces, against what this bench does.
-std::vector<std::string> prep_declaration_problems(const Bench& bench, const WindowContract& contract,
+std::vector<std::string> prep_declaration_problems(const BenchDefinition& bench, const WindowContract& contract,
                                                    const Workload& workload, const std::vector<std::string>& made) {
     std::vector<std::string> problems;
     for (const Asymmetry* entry : contract.prep_entries()) {
@@ -57,7 +57,7 @@ bool contains(const std::vector<std::string>& names, std::string_view name) {
     throw BenchError("workload '" + workload.name + "': " + message);
 }
 
-std::map<std::string, TensorSpec> declared_output_specs(const Bench& bench, const WindowContract& contract,
+std::map<std::string, TensorSpec> declared_output_specs(const BenchDefinition& bench, const WindowContract& contract,
                                                         const Workload& workload) {
     std::map<std::string, TensorSpec> specs;
     for (TensorSpec& spec : bench.declare_outputs()(workload)) {
@@ -87,7 +87,7 @@ std::map<std::string, TensorSpec> declared_output_specs(const Bench& bench, cons
     return specs;
 }
 
-Tensors make_host_inputs(const Bench& bench, const Workload& workload, std::uint64_t seed) {
+Tensors make_host_inputs(const BenchDefinition& bench, const Workload& workload, std::uint64_t seed) {
     Rng rng(seed);
     Tensors made;
     bench.make_inputs()(workload, rng, made);
@@ -107,7 +107,7 @@ std::string unmade_input(Side side, const std::string& name, const std::vector<s
 // Per workload, in order: its outputs, and its inputs made on the host and
 // dropped at once (one workload's at a time, as the run holds them). Stops at
 // the first workload with a problem: the others would mostly repeat it. An input the prep step may produce is checked in the run, after the prep step.
-std::vector<std::string> declaration_problems(const Bench& bench, const WindowContract& contract) {
+std::vector<std::string> declaration_problems(const BenchDefinition& bench, const WindowContract& contract) {
     for (const Workload& workload : bench.workloads()) {
         std::vector<std::string> problems;
         try {

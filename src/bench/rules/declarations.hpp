@@ -13,6 +13,8 @@
 #include "forge/bench/bench.hpp"
 #include "forge/contract/contract.hpp"
 
+#include "definition.hpp"
+
 namespace forge::bench {
 
 inline constexpr std::array sides{Side::reference, Side::student};
@@ -35,11 +37,12 @@ inline constexpr int input_variants = 2;
 
 // The workload's outputs by name, as outputs() declares them, held to window.toml
 // and to Bench::accumulates (fail_in on a mismatch).
-[[nodiscard]] std::map<std::string, TensorSpec> declared_output_specs(const Bench& bench, const WindowContract& contract,
+[[nodiscard]] std::map<std::string, TensorSpec> declared_output_specs(const BenchDefinition& bench,
+                                                                      const WindowContract& contract,
                                                                       const Workload& workload);
 
 // The inputs the bench makes for the workload from `seed`, all in host memory.
-[[nodiscard]] Tensors make_host_inputs(const Bench& bench, const Workload& workload, std::uint64_t seed);
+[[nodiscard]] Tensors make_host_inputs(const BenchDefinition& bench, const Workload& workload, std::uint64_t seed);
 
 // Why a declared input is missing: inputs() did not make it, the prep step did not produce it.
 [[nodiscard]] std::string unmade_input(Side side, const std::string& name, const std::vector<std::string>& made,
@@ -48,6 +51,7 @@ inline constexpr int input_variants = 2;
 // Every check of the definition against window.toml that needs no device, run
 // before the runtime exists, so a machine without a GPU fails a mistaken CUDA
 // bench instead of skipping it.
-[[nodiscard]] std::vector<std::string> declaration_problems(const Bench& bench, const WindowContract& contract);
+[[nodiscard]] std::vector<std::string> declaration_problems(const BenchDefinition& bench,
+                                                            const WindowContract& contract);
 
 }  // namespace forge::bench
