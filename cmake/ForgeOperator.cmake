@@ -5,6 +5,20 @@
 # relative paths in the file lists, to the card.
 include_guard(GLOBAL)
 
+# forge_add_operator()'s keywords, written here once: the argument parsing, its
+# messages and its checks below read them from these properties (a function
+# called from the user's directories does not see variables set in ours), and
+# tests/cmake/keywords_documented.cmake holds README.md's signature to them.
+# Options (none yet); keywords that take one value; keywords that take a list:
+# the card's files by role, then the libraries, then the rest.
+set(_forge_file_keywords REFERENCE STUDENT BENCH PREP)
+set_property(GLOBAL PROPERTY _FORGE_OPERATOR_OPTIONS "")
+set_property(GLOBAL PROPERTY _FORGE_OPERATOR_ONE_VALUE_KEYWORDS DIRECTORY BACKEND GATE TIMEOUT)
+set_property(GLOBAL PROPERTY _FORGE_OPERATOR_FILE_KEYWORDS ${_forge_file_keywords})
+set_property(GLOBAL PROPERTY _FORGE_OPERATOR_MULTI_VALUE_KEYWORDS
+  ${_forge_file_keywords} LIBRARIES REFERENCE_LIBRARIES STUDENT_LIBRARIES LABELS)
+unset(_forge_file_keywords)
+
 function(forge_add_operator)
   if(ARGC EQUAL 0)
     message(FATAL_ERROR "forge_add_operator() needs the operator's name as its first argument.")
@@ -19,14 +33,24 @@ function(forge_add_operator)
   endif()
   set(context "forge_add_operator(${name})")
 
-  cmake_parse_arguments(PARSE_ARGV 1 arg ""
-    "DIRECTORY;BACKEND;GATE;TIMEOUT"
-    "REFERENCE;STUDENT;BENCH;PREP;LIBRARIES;REFERENCE_LIBRARIES;STUDENT_LIBRARIES;LABELS")
+  get_property(options GLOBAL PROPERTY _FORGE_OPERATOR_OPTIONS)
+  get_property(one_value GLOBAL PROPERTY _FORGE_OPERATOR_ONE_VALUE_KEYWORDS)
+  get_property(multi_value GLOBAL PROPERTY _FORGE_OPERATOR_MULTI_VALUE_KEYWORDS)
+  get_property(file_keywords GLOBAL PROPERTY _FORGE_OPERATOR_FILE_KEYWORDS)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "${options}" "${one_value}" "${multi_value}")
   if(arg_UNPARSED_ARGUMENTS)
     list(GET arg_UNPARSED_ARGUMENTS 0 unknown)
-    message(FATAL_ERROR "${context}: unknown argument \"${unknown}\". The keywords are DIRECTORY, "
-      "BACKEND, REFERENCE, STUDENT, BENCH, PREP, LIBRARIES, REFERENCE_LIBRARIES, STUDENT_LIBRARIES, "
-      "GATE, LABELS and TIMEOUT.")
+    set(kinds options one_value multi_value)
+    set(takes "(alone)" "(with one value)" "(with a list)")
+    set(described "")
+    foreach(kind what IN ZIP_LISTS kinds takes)
+      if(${kind})
+        _forge_join_words("${${kind}}" words)
+        list(APPEND described "${words} ${what}")
+      endif()
+    endforeach()
+    _forge_join_words("${described}" kinds)
+    message(FATAL_ERROR "${context}: unknown argument \"${unknown}\". The keywords are ${kinds}.")
   endif()
   if(arg_KEYWORDS_MISSING_VALUES)
     list(JOIN arg_KEYWORDS_MISSING_VALUES ", " missing)
@@ -41,7 +65,7 @@ function(forge_add_operator)
     if(last GREATER_EQUAL 1)
       foreach(i RANGE 1 ${last})  # each argument that has one after it
         math(EXPR next "${i} + 1")
-        if(ARGV${i} MATCHES "^(DIRECTORY|BACKEND|GATE|TIMEOUT)$" AND "${ARGV${next}}" STREQUAL "")
+        if("${ARGV${i}}" IN_LIST one_value AND "${ARGV${next}}" STREQUAL "")
           message(FATAL_ERROR "${context}: ${ARGV${i}} is empty; give it a value or leave the keyword out.")
         endif()
       endforeach()
@@ -101,9 +125,14 @@ function(forge_add_operator)
   endif()
   _forge_card_files("${card}" ${arg_BACKEND} default)
   set(PREP "")
-  if(DEFINED arg_REFERENCE OR DEFINED arg_STUDENT OR DEFINED arg_BENCH OR DEFINED arg_PREP)
-    set(custom_layout TRUE)
-    foreach(role IN ITEMS REFERENCE STUDENT BENCH PREP)
+  set(custom_layout FALSE)
+  foreach(role IN LISTS file_keywords)
+    if(DEFINED arg_${role})
+      set(custom_layout TRUE)
+    endif()
+  endforeach()
+  if(custom_layout)
+    foreach(role IN LISTS file_keywords)
       if(DEFINED arg_${role})
         list(TRANSFORM arg_${role} PREPEND "${card}/" REGEX "^[^/]")
         set(${role} ${arg_${role}})
@@ -116,7 +145,6 @@ function(forge_add_operator)
       _forge_check_no_shared_files("${context}" "${name}" "${STUDENT}" "${REFERENCE};${PREP}")
     endif()
   else()
-    set(custom_layout FALSE)
     set(REFERENCE ${default_REFERENCE})
     set(STUDENT ${default_STUDENT})
     set(BENCH ${default_BENCH})
@@ -222,6 +250,17 @@ function(forge_add_operator)
   endif()
 
   _forge_add_operator_tests(${name} "${card}" ${arg_BACKEND} "${arg_GATE}" "${arg_TIMEOUT}" "${arg_LABELS}")
+endfunction()
+
+# `words` (a list) as prose, in `out`: "A", "A and B", "A, B and C".
+function(_forge_join_words words out)
+  list(POP_BACK words last)
+  if(words)
+    list(JOIN words ", " text)
+    set(${out} "${text} and ${last}" PARENT_SCOPE)
+  else()
+    set(${out} "${last}" PARENT_SCOPE)
+  endif()
 endfunction()
 
 # A CUDA card needs forge::bench built with its CUDA backend: without it the

@@ -4,7 +4,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 set(source "${WORK_DIR}/project/consumer")
 set(cases
-  "BACKEND HOST REFERNCE r.cpp|unknown argument \"REFERNCE\""
+  "BACKEND HOST REFERNCE r.cpp|unknown argument \"REFERNCE\". The keywords are DIRECTORY, BACKEND, GATE and TIMEOUT (with one value) and REFERENCE, STUDENT, BENCH, PREP, LIBRARIES, REFERENCE_LIBRARIES, STUDENT_LIBRARIES and LABELS (with a list)."
   "BACKEND|BACKEND given without a value"
   "BACKEND HOST LABELS|LABELS given without a value"
   "BACKEND ROCM|it must be CUDA or HOST"
@@ -28,6 +28,7 @@ foreach(case IN LISTS cases)
     fail("configure accepted forge_add_operator(scale ${arguments})")
   endif()
   string(REGEX REPLACE "([][().*+?^$\\\\])" "\\\\\\1" expected "${expected}")
+  string(REGEX REPLACE "[ \n]+" " " log "${log}")  # CMake wraps the message's lines
   expect_match("${log}" "${expected}" "forge_add_operator(scale ${arguments})")
   if(NOT before STREQUAL after)
     fail("forge_add_operator(scale ${arguments}) wrote files before refusing")
