@@ -116,13 +116,9 @@ function(forge_add_operator)
 
   # Each role's files: the ones given (relative to the card), or the defaults.
   # Either way a missing file that has a template is scaffolded. The prep step
-  # is optional: a new card gets the stub, built once it is passed as PREP; an
-  # existing card without PREP has chosen to have none.
+  # has no default: a card has one only when PREP names its files, and
+  # PREP prep/prep.hpp prep/prep.cpp scaffolds the stub there.
   set(scaffold "${card}/window.toml" "${card}/README.md")
-  set(new_card TRUE)
-  if(EXISTS "${card}/window.toml")
-    set(new_card FALSE)
-  endif()
   _forge_card_files("${card}" ${arg_BACKEND} default)
   set(PREP "")
   set(custom_layout FALSE)
@@ -150,9 +146,6 @@ function(forge_add_operator)
     set(BENCH ${default_BENCH})
   endif()
   list(APPEND scaffold ${REFERENCE} ${STUDENT} ${BENCH} ${PREP})
-  if(new_card AND NOT DEFINED arg_PREP)
-    list(APPEND scaffold ${default_PREP})
-  endif()
   _forge_card_languages("${context}" "${card}" "${REFERENCE};${STUDENT};${BENCH};${PREP}"
     "${enabled_languages}" card_languages)
   # Only the missing files are scaffolded: most configures find every one.

@@ -7,8 +7,9 @@ include_guard(GLOBAL)
 
 # The default files of each role for `backend`, as absolute paths in `card`:
 # what forge_add_operator() builds when the role's keyword is not given, and
-# what the card is scaffolded with: <out>_REFERENCE, <out>_STUDENT, <out>_BENCH
-# and <out>_PREP (the prep step's stub).
+# what the card is scaffolded with: <out>_REFERENCE, <out>_STUDENT and
+# <out>_BENCH. The prep step has none: its stub (templates/prep) is scaffolded
+# only where PREP names prep/prep.hpp or prep/prep.cpp.
 function(_forge_card_files card backend out)
   if(backend STREQUAL "CUDA")
     set(ext cu)
@@ -18,7 +19,6 @@ function(_forge_card_files card backend out)
   set(${out}_REFERENCE "${card}/reference/reference.hpp" "${card}/reference/reference.${ext}" PARENT_SCOPE)
   set(${out}_STUDENT "${card}/student/student.hpp" "${card}/student/student.${ext}" PARENT_SCOPE)
   set(${out}_BENCH "${card}/bench.${ext}" PARENT_SCOPE)
-  set(${out}_PREP "${card}/prep/prep.hpp" "${card}/prep/prep.cpp" PARENT_SCOPE)
 endfunction()
 
 # Creates the missing files among `files` (absolute paths in `card`) that sit

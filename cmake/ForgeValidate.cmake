@@ -174,7 +174,7 @@ function(_forge_read_check_json json contracts without_prep report_var errors_va
       foreach(key IN ITEMS subject line column)
         string(JSON ${key} GET "${entry}" ${key})
       endforeach()
-      string(APPEND report "\n${contract_path}:${line}:${column}: error[prep-step-missing]: ${subject} is a symmetrize input produced outside the timed windows, but this operator has no prep step: pass its sources with PREP (see the card's prep/ and README.md).")
+      string(APPEND report "\n${contract_path}:${line}:${column}: error[prep-step-missing]: ${subject} is a symmetrize input produced outside the timed windows, but this operator has no prep step: pass its sources with PREP (PREP prep/prep.hpp prep/prep.cpp scaffolds a stub there; the card's README.md says how to fill it in).")
       math(EXPR errors "${errors} + 1")
     endforeach()
   endforeach()

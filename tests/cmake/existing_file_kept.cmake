@@ -22,7 +22,7 @@ endif()
 if(NOT readme_before STREQUAL readme_after)
   fail("scaffolding touched the existing README.md")
 endif()
-foreach(file IN ITEMS window.toml student/student.hpp reference/reference.cpp bench.cpp prep/prep.cpp)
+foreach(file IN ITEMS window.toml student/student.hpp reference/reference.cpp bench.cpp)
   if(NOT EXISTS "${card}/${file}")
     fail("the missing ${file} was not scaffolded beside the existing files")
   endif()
@@ -39,10 +39,23 @@ if(NOT before STREQUAL after)
 endif()
 expect_no_match("${log}" "scaffolded" "a second configure")
 
-# The prep step is optional: an existing card whose author removed the stub
-# (no PREP) does not get it back.
-file(REMOVE_RECURSE "${card}/prep")
-configure_consumer("${source}" "${WORK_DIR}/build" result log)
+# The prep step is optional: a card without PREP never gets one.
 if(EXISTS "${card}/prep")
-  fail("configure re-created the prep step of an existing card without PREP")
+  fail("configure scaffolded a prep step for a card without PREP")
 endif()
+
+# Asked for, it is scaffolded beside what exists, and a prep file the author
+# wrote survives byte for byte while the missing one is created.
+file(MAKE_DIRECTORY "${card}/prep")
+file(WRITE "${card}/prep/prep.hpp" "// the author's own prep header\n#pragma once\n")
+file(SHA256 "${card}/prep/prep.hpp" prep_before)
+write_consumer("${source}" "forge_add_operator(scale BACKEND HOST PREP prep/prep.hpp prep/prep.cpp)")
+configure_consumer("${source}" "${WORK_DIR}/build" result log)
+file(SHA256 "${card}/prep/prep.hpp" prep_after)
+if(NOT prep_before STREQUAL prep_after)
+  fail("scaffolding touched the existing prep/prep.hpp")
+endif()
+if(NOT EXISTS "${card}/prep/prep.cpp")
+  fail("the missing prep/prep.cpp was not scaffolded once PREP asked for it")
+endif()
+expect_match("${log}" "scaffolded prep/prep\\.cpp in" "configure says it scaffolded the prep source alone")
