@@ -489,19 +489,30 @@ function(_forge_side_checks name backend reference_objects student_objects prep_
   endif()
   set(prefix forge_${name})
   set(state OK)
-  set(libraries_files "")
-  set(reference_libraries_files "")
-  set(student_libraries_files "")
+  # Each library as the user wrote it, and its files: -D<KEYWORD>=<names> and
+  # -D<KEYWORD>_<i>=<files of the i-th name>, so that a refusal names both.
+  set(library_arguments "")
   if(NOT "${libraries}${reference_libraries}${student_libraries}" STREQUAL "")  # most cards have none
-    foreach(list IN ITEMS libraries reference_libraries student_libraries)
-      if(NOT ${list} STREQUAL "")
-        _forge_library_files("${${list}}" ${backend} ${deferred} ${list}_files list_state)
-        if(list_state STREQUAL "NO")
+    foreach(keyword IN ITEMS LIBRARIES REFERENCE_LIBRARIES STUDENT_LIBRARIES)
+      string(TOLOWER "${keyword}" list)
+      set(names "")
+      set(i 0)
+      foreach(item IN LISTS ${list})
+        _forge_library_files("${item}" ${backend} ${deferred} files item_state)
+        if(item_state STREQUAL "NO")
           set(state NO)
-        elseif(list_state STREQUAL "LATER" AND state STREQUAL "OK")
+        elseif(item_state STREQUAL "LATER" AND state STREQUAL "OK")
           set(state LATER)
         endif()
-      endif()
+        if(files)  # a linker flag, libm: no files, nothing to name
+          list(APPEND names "${item}")
+          list(JOIN files "$<SEMICOLON>" files)  # one argument each
+          list(APPEND library_arguments "-D${keyword}_${i}=${files}")
+          math(EXPR i "${i} + 1")
+        endif()
+      endforeach()
+      list(JOIN names "$<SEMICOLON>" names)
+      list(APPEND library_arguments "-D${keyword}=${names}")
     endforeach()
   endif()
   if(state STREQUAL "LATER")
@@ -513,6 +524,7 @@ function(_forge_side_checks name backend reference_objects student_objects prep_
   set(compare ON)
   if(state STREQUAL "NO")
     set(compare OFF)
+    set(library_arguments "")  # each side is linked on its own instead
     _forge_add_link_check(${name} student ${backend} "${libraries};${student_libraries}")
     if(TARGET ${prefix}_prep)
       _forge_add_link_check(${name} prep ${backend} "${prefix}_reference;${libraries};${reference_libraries}")
@@ -527,8 +539,7 @@ function(_forge_side_checks name backend reference_objects student_objects prep_
   add_custom_command(TARGET ${prefix}_bench PRE_LINK
     COMMAND "${CMAKE_COMMAND}" "-DNM=${CMAKE_NM}" "-DOPERATOR=${name}" -DCOMPARE=${compare}
       "-DSTUDENT=${student_objects}" "-DPREP=${prep_objects}" "-DREFERENCE=${reference_objects}"
-      "-DBENCH=$<TARGET_OBJECTS:${prefix}_bench>" "-DHARNESS=${harness}" "-DLIBRARIES=${libraries_files}"
-      "-DREFERENCE_LIBRARIES=${reference_libraries_files}" "-DSTUDENT_LIBRARIES=${student_libraries_files}"
+      "-DBENCH=$<TARGET_OBJECTS:${prefix}_bench>" "-DHARNESS=${harness}" ${library_arguments}
       -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ForgeSideSymbols.cmake"
     VERBATIM)
 endfunction()

@@ -20,8 +20,12 @@
 # again, with any generator, until the cause is gone.
 #
 #   cmake -DNM=<nm> -DOPERATOR=<name> -DCOMPARE=ON|OFF -DSTUDENT=<objects> -DPREP=<objects>
-#         -DREFERENCE=<objects> -DBENCH=<objects> -DHARNESS=<files> -DLIBRARIES=<files>
-#         -DREFERENCE_LIBRARIES=<files> -DSTUDENT_LIBRARIES=<files> -P ForgeSideSymbols.cmake
+#         -DREFERENCE=<objects> -DBENCH=<objects> -DHARNESS=<files>
+#         -DLIBRARIES=<names> -DLIBRARIES_<i>=<files of the i-th name> (likewise
+#         REFERENCE_LIBRARIES and STUDENT_LIBRARIES) -P ForgeSideSymbols.cmake
+#
+# A library's names are as the user wrote them in forge_add_operator(), so a
+# refusal names the library both ways: `libvendor.a (REFERENCE_LIBRARIES vendor)`.
 #
 # COMPARE OFF (a card whose libraries could not be read as files, which links
 # each side on its own instead) leaves only the guarded functions.
@@ -64,7 +68,8 @@ function(forge_defines listing symbol out)
   endif()
 endfunction()
 
-# `symbols` as a C++ programmer reads them (c++filt, where there is one).
+# `symbols` as a C++ programmer reads them (c++filt, where there is one), as `out`:
+# one call for them all; without c++filt, as nm gave them.
 function(forge_demangle out)
   set(names ${ARGN})
   cmake_path(GET NM PARENT_PATH nm_dir)
@@ -80,10 +85,30 @@ function(forge_demangle out)
   set(${out} "${names}" PARENT_SCOPE)
 endfunction()
 
-# Refuses a `side` (student, prep) whose objects leave undefined a symbol that
-# only the `foreign_groups` define (each a variable naming files; its text in
-# `<group>_text`) and that neither its own objects nor the `allowed` files do.
-function(forge_check_side side objects allowed foreign_groups may_use fix)
+# The files of every library given as `keyword` (LIBRARIES, REFERENCE_LIBRARIES,
+# STUDENT_LIBRARIES): ${keyword} lists the names as the user wrote them, and
+# ${keyword}_<i> the files of the i-th.
+function(forge_keyword_files keyword out)
+  set(files "")
+  set(i 0)
+  foreach(name IN LISTS ${keyword})
+    list(APPEND files ${${keyword}_${i}})
+    math(EXPR i "${i} + 1")
+  endforeach()
+  set(${out} "${files}" PARENT_SCOPE)
+endfunction()
+
+# Refuses a `side` (the student, the prep step) whose objects leave undefined a
+# symbol that neither its own objects nor the `allowed` files define, and that
+# what it may not use defines: the code in `foreign_code` (each a variable
+# naming object files, its words in `<group>_text`), or a library given to
+# `other` only (`keyword`: REFERENCE_LIBRARIES, STUDENT_LIBRARIES). The message
+# names each symbol, the side's object that calls it and who defines it (a
+# library by its file and by the name written in `keyword`); `may_use` says
+# what the side may use, `code_fix` how to stop calling the others' code.
+function(forge_check_side side objects allowed foreign_code keyword other may_use code_fix)
+  # What the side's objects define, and what they leave undefined:
+  # "<symbol> <object file>" a record (a symbol holds no space).
   set(defined "")
   set(undefined "")
   foreach(object IN LISTS objects)
@@ -94,45 +119,58 @@ function(forge_check_side side objects allowed foreign_groups may_use fix)
     cmake_path(GET object FILENAME file)
     foreach(line IN LISTS lines)
       string(REGEX REPLACE "^\n([^ ]+) U$" "\\1" symbol "${line}")
-      list(APPEND undefined "${symbol}" "${file}")
+      list(APPEND undefined "${symbol} ${file}")
     endforeach()
   endforeach()
   # Undefined in one object and defined by none: what the side needs from elsewhere.
   set(needed "")
-  list(LENGTH undefined length)
-  set(i 0)
-  while(i LESS length)
-    list(GET undefined ${i} symbol)
-    math(EXPR j "${i} + 1")
-    list(GET undefined ${j} file)
-    math(EXPR i "${i} + 2")
+  foreach(record IN LISTS undefined)
+    string(REGEX MATCH "^[^ ]+" symbol "${record}")
     forge_defines("${defined}" "${symbol}" own)
     if(NOT own)
-      list(APPEND needed "${symbol}" "${file}")
+      list(APPEND needed "${record}")
     endif()
-  endwhile()
+  endforeach()
   if(NOT needed)
     return()
   endif()
-  # Those that what the side may not use defines.
-  set(offenders "")
-  foreach(group IN LISTS foreign_groups)
-    foreach(foreign IN LISTS ${group})
-      forge_symbols("${foreign}" defined listing)
-      cmake_path(GET foreign FILENAME foreign_file)
-      list(LENGTH needed length)
-      set(i 0)
-      while(i LESS length)
-        list(GET needed ${i} symbol)
-        math(EXPR j "${i} + 1")
-        list(GET needed ${j} file)
-        math(EXPR i "${i} + 2")
-        forge_defines("${listing}" "${symbol}" found)
-        if(found)
-          list(APPEND offenders "${symbol}" "${file}" "${${group}_text} (${foreign_file})")
-        endif()
-      endwhile()
+  # Those that what the side may not use defines: "<symbol> <source> <object
+  # file>" a record, <source> indexing `sources` (who defines it, in words)
+  # and `kinds` ("code", or "library:<the library's name>").
+  set(foreign "")
+  set(sources "")
+  set(kinds "")
+  foreach(group IN LISTS foreign_code)
+    foreach(file IN LISTS ${group})
+      cmake_path(GET file FILENAME shown)
+      list(APPEND foreign "${file}")
+      list(APPEND sources "${${group}_text} (${shown})")
+      list(APPEND kinds code)
     endforeach()
+  endforeach()
+  set(i 0)
+  foreach(name IN LISTS ${keyword})
+    foreach(file IN LISTS ${keyword}_${i})
+      cmake_path(GET file FILENAME shown)
+      list(APPEND foreign "${file}")
+      list(APPEND sources "${shown} (${keyword} ${name})")
+      list(APPEND kinds "library:${name}")
+    endforeach()
+    math(EXPR i "${i} + 1")
+  endforeach()
+  set(offenders "")
+  set(source 0)
+  foreach(file IN LISTS foreign)
+    forge_symbols("${file}" defined listing)
+    foreach(record IN LISTS needed)
+      string(REGEX MATCH "^[^ ]+" symbol "${record}")
+      forge_defines("${listing}" "${symbol}" found)
+      if(found)
+        string(REGEX REPLACE "^[^ ]+ " "" object "${record}")
+        list(APPEND offenders "${symbol} ${source} ${object}")
+      endif()
+    endforeach()
+    math(EXPR source "${source} + 1")
   endforeach()
   if(NOT offenders)
     return()
@@ -143,31 +181,64 @@ function(forge_check_side side objects allowed foreign_groups may_use fix)
     forge_symbols("${file}" defined listing)
     string(APPEND allowed_defined "${listing}")
   endforeach()
-  set(lines "")
+  set(refused "")
+  set(symbols "")
   set(seen "")
-  list(LENGTH offenders length)
-  set(i 0)
-  while(i LESS length)
-    list(GET offenders ${i} symbol)
-    math(EXPR j "${i} + 1")
-    list(GET offenders ${j} file)
-    math(EXPR j "${i} + 2")
-    list(GET offenders ${j} where)
-    math(EXPR i "${i} + 3")
+  foreach(record IN LISTS offenders)
+    string(REGEX MATCH "^([^ ]+) [0-9]+ (.*)$" matched "${record}")
+    set(symbol "${CMAKE_MATCH_1}")
     forge_defines("${allowed_defined}" "${symbol}" fine)
-    if(fine OR "${symbol} ${file}" IN_LIST seen)
+    if(fine OR "${symbol} ${CMAKE_MATCH_2}" IN_LIST seen)
       continue()
     endif()
-    list(APPEND seen "${symbol} ${file}")
-    forge_demangle(shown "${symbol}")
-    # Indented, so that CMake prints the line as it is, like the linker's.
-    string(APPEND lines "  ${file}: undefined reference to `${shown}', defined only by ${where}\n")
-  endwhile()
-  if(lines STREQUAL "")
+    list(APPEND seen "${symbol} ${CMAKE_MATCH_2}")
+    list(APPEND refused "${record}")
+    list(APPEND symbols "${symbol}")
+  endforeach()
+  if(NOT refused)
     return()
   endif()
-  message(FATAL_ERROR "${context}: ${side} does not link on its own; ${may_use}. The bench links every "
-    "side's libraries, so its own link would take what follows:\n${lines}${fix}")
+  forge_demangle(shown ${symbols})
+  # Lines indented, so that CMake prints them as they are, like the linker's.
+  set(library_lines "")
+  set(code_lines "")
+  set(called "")
+  foreach(record symbol IN ZIP_LISTS refused shown)
+    string(REGEX MATCH "^[^ ]+ ([0-9]+) (.*)$" matched "${record}")
+    list(GET sources ${CMAKE_MATCH_1} where)
+    list(GET kinds ${CMAKE_MATCH_1} kind)
+    set(line "  ${CMAKE_MATCH_2}: undefined reference to `${symbol}', defined only by ${where}\n")
+    if(kind STREQUAL "code")
+      string(APPEND code_lines "${line}")
+    else()
+      string(APPEND library_lines "${line}")
+      string(REGEX REPLACE "^library:" "" library "${kind}")
+      list(APPEND called "${library}")
+    endif()
+  endforeach()
+  set(because "The bench links every side's libraries, so its own link would take what follows")
+  if(library_lines)
+    list(REMOVE_DUPLICATES called)
+    list(LENGTH called count)
+    list(JOIN called ", " names)
+    set(it it)
+    if(count GREATER 1)
+      set(it them)
+    endif()
+    string(CONCAT text "${side} calls a library given to ${other} only (${keyword}), and ${may_use}. "
+      "${because}:\n${library_lines}")
+    if(code_lines)
+      string(APPEND text "It also calls code it may not use:\n${code_lines}")
+    endif()
+    string(APPEND text "To give ${names} to both sides, move ${it} from ${keyword} to LIBRARIES; "
+      "else make ${side} stop calling ${it}.")
+    if(code_lines)
+      string(APPEND text " ${code_fix}")
+    endif()
+  else()
+    set(text "${side} does not link on its own; ${may_use}. ${because}:\n${code_lines}${code_fix}")
+  endif()
+  message(FATAL_ERROR "${context}: ${text}")
 endfunction()
 
 if(COMPARE)
@@ -175,21 +246,22 @@ if(COMPARE)
   set(PREP_text "the prep step")
   set(STUDENT_text "the student")
   set(BENCH_text "the bench")
-  set(REFERENCE_LIBRARIES_text "REFERENCE_LIBRARIES")
-  set(STUDENT_LIBRARIES_text "STUDENT_LIBRARIES")
+  forge_keyword_files(LIBRARIES libraries)
   if(STUDENT)
+    forge_keyword_files(STUDENT_LIBRARIES student_libraries)
     string(CONCAT fix "Make the student call its own code. A library the student uses goes in STUDENT_LIBRARIES "
       "(in LIBRARIES for both sides), and code both sides use in a library of the project given to LIBRARIES "
       "(cmake/README.md, Libraries).")
-    forge_check_side("the student" "${STUDENT}" "${HARNESS};${LIBRARIES};${STUDENT_LIBRARIES}"
-      "REFERENCE;PREP;BENCH;REFERENCE_LIBRARIES"
+    forge_check_side("the student" "${STUDENT}" "${HARNESS};${libraries};${student_libraries}"
+      "REFERENCE;PREP;BENCH" REFERENCE_LIBRARIES "the reference"
       "it may use the harness, LIBRARIES and STUDENT_LIBRARIES only" "${fix}")
   endif()
   if(PREP)
+    forge_keyword_files(REFERENCE_LIBRARIES reference_libraries)
     string(CONCAT fix "The prep step runs outside every timed window, and the student's code must not run there: "
       "make it call the reference's code, or a library of the project given to LIBRARIES or REFERENCE_LIBRARIES.")
-    forge_check_side("the prep step" "${PREP}" "${REFERENCE};${HARNESS};${LIBRARIES};${REFERENCE_LIBRARIES}"
-      "STUDENT;BENCH;STUDENT_LIBRARIES"
+    forge_check_side("the prep step" "${PREP}" "${REFERENCE};${HARNESS};${libraries};${reference_libraries}"
+      "STUDENT;BENCH" STUDENT_LIBRARIES "the student"
       "it may use the reference, the harness, LIBRARIES and REFERENCE_LIBRARIES only" "${fix}")
   endif()
 endif()

@@ -111,3 +111,36 @@ endif()
 expect_match("${log}" "forge_add_operator\\(scale\\): the prep step does not link on its own" "the prep step's check")
 expect_match("${log}" "prep\\.cpp\\.o: undefined reference to `student::scale\\([^\n]*', defined only by the student \\(student\\.cpp\\.o\\)"
   "the check names the student's symbol, the prep step's object and the student's")
+
+# ... nor one that calls a library given to the student only: the check says so
+# in words, naming the symbol, the library (its file and its STUDENT_LIBRARIES
+# name) and the fix.
+file(WRITE "${source}/mine.cpp" "float mine_twice(float x) { return x * 2.0f; }\n")
+write_consumer("${source}" "add_library(mine STATIC mine.cpp)
+forge_add_operator(scale BACKEND HOST PREP prep/prep.cpp prep/prep.hpp STUDENT_LIBRARIES mine)")
+file(WRITE "${card}/prep/prep.cpp" [=[
+#include "prep.hpp"
+
+float mine_twice(float x);
+
+namespace prep {
+void scale(forge::bench::PrepIo& io) {
+    const forge::bench::Tensor& x = io.in("x");
+    forge::bench::Tensor& x2 = io.out("x2", x.shape(), forge::bench::DType::fp32);
+    x2.data<float>()[0] = mine_twice(x.data<float>()[0]);
+}
+}  // namespace prep
+]=])
+configure_ok("${source}" "${build}")
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_scale_bench
+  RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
+if(result EQUAL 0)
+  fail("a prep step that calls a STUDENT_LIBRARIES library linked:\n${log}")
+endif()
+string(REGEX REPLACE "[ \n]+" " " flat "${log}")  # CMake wraps the message's lines
+expect_match("${flat}" "forge_add_operator\\(scale\\): the prep step calls a library given to the student only \\(STUDENT_LIBRARIES\\)"
+  "the prep step's check says what the prep step did")
+expect_match("${log}" "prep\\.cpp\\.o: undefined reference to `mine_twice\\(float\\)', defined only by libmine\\.a \\(STUDENT_LIBRARIES mine\\)"
+  "the check names the student's library, its file and its name")
+expect_match("${flat}" "To give mine to both sides, move it from STUDENT_LIBRARIES to LIBRARIES; else make the prep step stop calling it\\."
+  "the check says how to fix it")

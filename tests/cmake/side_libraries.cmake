@@ -127,18 +127,22 @@ if(NOT "-fno-signed-zeros" IN_LIST student_options OR "-fno-signed-zeros" IN_LIS
 endif()
 expect_match("${log}" "the student alone has -fno-signed-zeros \\(CXX\\)" "the notice names the student's option")
 
-# The student calls the reference's library: the bench's link refuses it, naming
-# the symbol, the student's object and the library's file, with no target of its own.
+# The student calls the reference's library: the bench's link refuses it, saying
+# so in words, naming the symbol, the student's object and the library (its
+# file and its name in REFERENCE_LIBRARIES) and the fix, with no target of its own.
 write_side(student vendor)
 execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_scale_bench
   RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
 if(result EQUAL 0)
   fail("a student that calls a REFERENCE_LIBRARIES library built:\n${log}")
 endif()
-expect_match("${log}" "forge_add_operator\\(scale\\): the student does not link on its own"
-  "the student's link check fails")
-expect_match("${log}" "student\\.cpp\\.o: undefined reference to `vendor_twice\\(float\\)', defined only by REFERENCE_LIBRARIES \\(libvendor\\.a\\)"
+string(REGEX REPLACE "[ \n]+" " " flat "${log}")  # CMake wraps the message's lines
+expect_match("${flat}" "forge_add_operator\\(scale\\): the student calls a library given to the reference only \\(REFERENCE_LIBRARIES\\)"
+  "the student's check says what the student did")
+expect_match("${log}" "student\\.cpp\\.o: undefined reference to `vendor_twice\\(float\\)', defined only by libvendor\\.a \\(REFERENCE_LIBRARIES vendor\\)"
   "the check names the reference's symbol, the object and the library")
+expect_match("${flat}" "To give vendor to both sides, move it from REFERENCE_LIBRARIES to LIBRARIES; else make the student stop calling it\\."
+  "the check says how to fix it")
 file(READ "${build}/build.ninja" ninja)
 expect_no_match("${ninja}" "build forge_scale_student_link_check" "a card whose libraries are files or targets")
 
