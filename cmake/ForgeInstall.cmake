@@ -34,6 +34,7 @@ install(FILES
   "${CMAKE_CURRENT_LIST_DIR}/ForgeTests.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/ForgeSkippedBenches.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/ForgeSideSymbols.cmake"
+  "${CMAKE_CURRENT_LIST_DIR}/ForgeLinkCheck.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/ForgeTool.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/ForgeValidate.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/ForgeDashboard.cmake"

@@ -525,9 +525,10 @@ function(_forge_side_checks name backend reference_objects student_objects prep_
   if(state STREQUAL "NO")
     set(compare OFF)
     set(library_arguments "")  # each side is linked on its own instead
-    _forge_add_link_check(${name} student ${backend} "${libraries};${student_libraries}")
+    _forge_add_link_check(${name} student ${backend} "${libraries};${student_libraries}" "${reference_libraries}")
     if(TARGET ${prefix}_prep)
-      _forge_add_link_check(${name} prep ${backend} "${prefix}_reference;${libraries};${reference_libraries}")
+      _forge_add_link_check(${name} prep ${backend} "${prefix}_reference;${libraries};${reference_libraries}"
+        "${student_libraries}")
     endif()
   endif()
   # The harness's files, read once per project.
@@ -615,8 +616,10 @@ endfunction()
 # harness and `libraries` on their own, built before the bench: a side that
 # calls what it may not fails this link, naming the symbol. For a card whose
 # libraries cannot be read as files (above). The link checks of a project
-# share one main(), compiled once (_forge_link_check_main).
-function(_forge_add_link_check name role backend libraries)
+# share one main(), compiled once (_forge_link_check_main). `forbidden`: the
+# libraries given to the other side only (REFERENCE_LIBRARIES for the student,
+# STUDENT_LIBRARIES for the prep step), which a failed link names in words.
+function(_forge_add_link_check name role backend libraries forbidden)
   set(prefix forge_${name})
   get_target_property(type ${prefix}_${role} TYPE)
   if(NOT type STREQUAL "OBJECT_LIBRARY")
@@ -642,8 +645,75 @@ function(_forge_add_link_check name role backend libraries)
   else()
     # As when it compiled its own main.cpp: the C++ driver links it.
     set_target_properties(${prefix}_${role}_link_check PROPERTIES LINKER_LANGUAGE CXX)
+    _forge_link_check_launcher(${name} ${role} "${forbidden}")
   endif()
   add_dependencies(${prefix}_bench ${prefix}_${role}_link_check)
+endfunction()
+
+# A failed link check says in words what its side called that a library given
+# to the other side only defines, naming the symbol and the library (its file
+# and its name in `forbidden`): ForgeLinkCheck.cmake runs the link as the
+# link check's CXX_LINKER_LAUNCHER. Where no launcher runs (CUDA links in
+# CMake 3.25, generators other than Ninja and Makefiles) and in a multi-config
+# build (whose files differ per configuration), the linker's own message names
+# the symbol alone.
+function(_forge_link_check_launcher name role forbidden)
+  get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  if(multi_config OR NOT CMAKE_GENERATOR MATCHES "Ninja|Makefiles")
+    return()
+  endif()
+  set(target forge_${name}_${role}_link_check)
+  if(role STREQUAL "student")
+    set(side "the student")
+    set(other "the reference")
+    set(keyword REFERENCE_LIBRARIES)
+    set(may_use "the harness, LIBRARIES and STUDENT_LIBRARIES")
+  else()
+    set(side "the prep step")
+    set(other "the student")
+    set(keyword STUDENT_LIBRARIES)
+    set(may_use "the reference, the harness, LIBRARIES and REFERENCE_LIBRARIES")
+  endif()
+  string(CONCAT settings "# ForgeLinkCheck.cmake's settings for ${target}, written by forge_add_operator().\n"
+    "set(OPERATOR [==[${name}]==])\nset(SIDE [==[${side}]==])\nset(OTHER [==[${other}]==])\n"
+    "set(KEYWORD ${keyword})\nset(MAY_USE [==[${may_use}]==])\nset(NM [==[${CMAKE_NM}]==])\n"
+    "set(SEARCH_DIRS [==[${CMAKE_CXX_IMPLICIT_LINK_DIRECTORIES}]==])\n")
+  # Each library as the user wrote it, with its files (a target's, a path),
+  # or none for one the linker finds by name (looked for when the link fails).
+  set(names "")
+  set(i 0)
+  foreach(item IN LISTS forbidden)
+    if(item MATCHES "[$<>]")
+      continue()  # a generator expression: the linker's message alone
+    endif()
+    _forge_library_files("${item}" CXX TRUE files state)
+    if(state STREQUAL "OK" AND NOT files)
+      continue()  # a linker flag, libm: nothing to name
+    endif()
+    if(NOT state STREQUAL "OK")
+      set(files "")
+    elseif(TARGET "${item}")
+      # Built before the check links, so that a failed link can read its files.
+      get_target_property(aliased "${item}" ALIASED_TARGET)
+      if(aliased)
+        add_dependencies(${target} "${aliased}")
+      else()
+        add_dependencies(${target} "${item}")
+      endif()
+    endif()
+    list(APPEND names "${item}")
+    string(APPEND settings "set(LIBRARY_${i} [==[${files}]==])\n")
+    math(EXPR i "${i} + 1")
+  endforeach()
+  string(APPEND settings "set(LIBRARIES [==[${names}]==])\n")
+  set(file "${CMAKE_CURRENT_BINARY_DIR}/${target}.cmake")
+  file(GENERATE OUTPUT "${file}" CONTENT "${settings}")
+  set(launcher "${CMAKE_COMMAND}" "-DSETTINGS=${file}" -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ForgeLinkCheck.cmake" --)
+  get_target_property(theirs ${target} CXX_LINKER_LAUNCHER)  # the project's own, run by ours
+  if(theirs)
+    list(APPEND launcher ${theirs})
+  endif()
+  set_target_properties(${target} PROPERTIES CXX_LINKER_LAUNCHER "${launcher}")
 endfunction()
 
 # The flags that align the timed code of a card (the reference, the student and

@@ -187,6 +187,51 @@ if(result EQUAL 0)
 endif()
 expect_match("${log}" "forge_scale_student_link_check" "the student's link check fails")
 expect_match("${log}" "undefined reference to [^\n]*vendor_twice" "the link names the reference's symbol")
+# ... and says so in words, naming the symbol, the library (its file and its
+# name in REFERENCE_LIBRARIES) and the fix.
+string(REGEX REPLACE "[ \n]+" " " flat "${log}")  # CMake wraps the message's lines
+expect_match("${flat}" "forge_add_operator\\(scale\\): the student calls a library given to the reference only \\(REFERENCE_LIBRARIES\\)"
+  "the student's link check says what the student did")
+expect_match("${log}" "undefined reference to `vendor_twice\\(float\\)', defined only by libvendor\\.a \\(REFERENCE_LIBRARIES vendor\\)"
+  "the link check names the reference's symbol and the library")
+expect_match("${flat}" "To give vendor to both sides, move it from REFERENCE_LIBRARIES to LIBRARIES; else make the student stop calling it\\."
+  "the link check says how to fix it")
+
+# A library given by name is looked for where the linker looks (here a -L
+# directory), so the link check names it too.
+file(WRITE "${source}/libs/byname.cpp" "float byname_twice(float x) { return 2.0f * x; }\n")
+write_consumer("${source}" [=[
+link_directories("${CMAKE_BINARY_DIR}/byname")
+add_library(shared STATIC libs/shared.cpp)
+add_library(vendor STATIC libs/vendor.cpp)
+add_library(mine STATIC libs/mine.cpp)
+add_library(byname STATIC libs/byname.cpp)  # used by name only
+set_target_properties(byname PROPERTIES ARCHIVE_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/byname")
+forge_add_operator(scale BACKEND HOST
+  LIBRARIES shared REFERENCE_LIBRARIES vendor -lbyname STUDENT_LIBRARIES mine late_headers)
+add_library(late_headers INTERFACE)
+target_include_directories(late_headers INTERFACE "${CMAKE_CURRENT_SOURCE_DIR}/libs/late")
+target_compile_definitions(forge_scale_reference PRIVATE side_kernel=reference_side_kernel)
+target_compile_definitions(forge_scale_student PRIVATE side_kernel=student_side_kernel)
+]=])
+write_side(student byname)
+configure_ok("${source}" "${build}")
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target byname
+  RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
+if(NOT result EQUAL 0)
+  fail("the library used by name did not build:\n${log}")
+endif()
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_scale_bench
+  RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
+if(result EQUAL 0)
+  fail("a student that calls a REFERENCE_LIBRARIES library given by name built:\n${log}")
+endif()
+string(REGEX REPLACE "[ \n]+" " " flat "${log}")
+expect_match("${flat}" "the student calls a library given to the reference only \\(REFERENCE_LIBRARIES\\)"
+  "the link check of a library given by name says what the student did")
+expect_match("${log}" "undefined reference to `byname_twice\\(float\\)', defined only by libbyname\\.a \\(REFERENCE_LIBRARIES -lbyname\\)"
+  "the link check names the symbol and the library found by name")
+
 write_side(student mine)
 execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target forge_scale_bench
   RESULT_VARIABLE result OUTPUT_VARIABLE log ERROR_VARIABLE log)
