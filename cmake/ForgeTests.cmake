@@ -58,7 +58,7 @@ endfunction()
 # one bench per GPU at once and tells each its GPU (CTEST_RESOURCE_GROUP_0_GPUS,
 # which the harness selects). Without a spec CTest ignores RESOURCE_GROUPS and
 # every bench picks device 0: the bench itself then holds the GPU while it times
-# (an flock on a file named by the GPU's UUID, src/bench/cuda/gpu_claim.hpp), so
+# (an flock on a file named by the GPU's UUID, src/bench/runtime/cuda/gpu_claim.hpp), so
 # `ctest -j` runs them one after another on it. No RESOURCE_LOCK here: CTest
 # holds a lock whether or not a spec gave each bench its own GPU, so one lock
 # name would serialise a multi-GPU node too.
