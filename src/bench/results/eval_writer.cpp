@@ -8,7 +8,7 @@
 
 #include "forge/io/file.hpp"
 #include "results/run_history.hpp"
-#include "rules/throughput.hpp"
+#include "results/run_summary.hpp"
 
 namespace forge::bench {
 
@@ -61,23 +61,18 @@ nlohmann::json rounds_json(const WorkloadRecord& w) {
     return rounds;
 }
 
-nlohmann::json stopping_json(const WorkloadRecord& w) {
-    // The precision the rounds themselves reached, as the stopping rule judged
-    // it: ratio_ci is wider once the spread between runs is in it.
-    const stats::RatioInterval& rounds_interval = w.between_runs.runs > 0 ? w.between_runs.within : w.ratio;
-    const auto preempted = std::count_if(w.rounds.begin(), w.rounds.end(), [](const Round& r) { return r.preempted; });
-    const auto throttled = std::count_if(w.rounds.begin(), w.rounds.end(), [](const Round& r) { return r.throttled; });
+nlohmann::json stopping_json(const WorkloadRecord& w, const WorkloadSummary& summary) {
     return {{"reason", to_string(w.stop)},
             {"preset", w.stopping_preset},
             {"rounds", w.rounds.size()},
-            {"preempted_rounds", preempted},
-            {"throttled_rounds", throttled},
+            {"preempted_rounds", summary.preempted_rounds},
+            {"throttled_rounds", summary.throttled_rounds},
             {"estimated_from", to_string(w.selection)},
             {"rounds_used", w.estimated_rounds.log_ratios.size()},
             {"waited_for_quiet", w.waited_for_quiet},
             {"retaken", w.retaken},
             {"memory_calibration_before_ms", w.memory_calibration_before_ms},
-            {"half_width", rounds_interval.relative_half_width()},
+            {"half_width", summary.rounds_half_width},
             {"measured_s", w.measured_s},
             {"fresh_inputs_s", w.fresh_inputs_s},
             {"wall_s", w.rounds_wall_s}};
@@ -225,54 +220,21 @@ nlohmann::json workload_outputs_json(const RunRecord& record, const Workload& wo
     return outputs;
 }
 
-// The verdict's geometric mean; null when a reading is not positive (a clock that
-// could not resolve the call), rather than a made-up figure.
-nlohmann::json geomean_or_null(const std::vector<double>& values) {
-    for (double value : values) {
-        if (!(value > 0.0)) return nullptr;
-    }
-    return stats::geometric_mean(values);
-}
-
 nlohmann::json throughput_json(const SideThroughput& t) {
     return {{"gflops", figure(t.gflops)},
             {"gbps", figure(t.gbps)},
             {"peak_dram_bandwidth_fraction", figure(t.peak_dram_bandwidth_fraction)}};
 }
 
-// Each side's throughput from its median time; null without declared work.
-nlohmann::json throughput_json(const RunRecord& record, const WorkloadRecord& w) {
-    if (!w.work) return nullptr;
-    return {{"reference", throughput_json(throughput(*w.work, w.reference.samples.median, record.peak_dram_gbps))},
-            {"student", throughput_json(throughput(*w.work, w.student.samples.median, record.peak_dram_gbps))}};
+// Each side's; null without declared work.
+nlohmann::json throughput_json(const std::optional<ThroughputBySide>& t) {
+    if (!t) return nullptr;
+    return {{"reference", throughput_json(t->reference)}, {"student", throughput_json(t->student)}};
 }
 
 nlohmann::json work_json(const WorkloadRecord& w) {
     if (!w.work) return nullptr;
     return {{"flops", figure(w.work->flops)}, {"bytes", figure(w.work->bytes)}};
-}
-
-// The run's throughput: each figure's geometric mean over the workloads, as the
-// run's milliseconds are; null without declared work.
-nlohmann::json run_throughput_json(const RunRecord& record) {
-    if (record.workloads.empty() || !record.workloads.front().work) return nullptr;
-    nlohmann::json out = nlohmann::json::object();
-    for (const Side side : {Side::reference, Side::student}) {
-        std::vector<std::optional<double>> gflops;
-        std::vector<std::optional<double>> gbps;
-        std::vector<std::optional<double>> fraction;
-        for (const WorkloadRecord& w : record.workloads) {
-            if (!w.work) return nullptr;
-            const SideRecord& reading = w.side(side);
-            const SideThroughput t = throughput(*w.work, reading.samples.median, record.peak_dram_gbps);
-            gflops.push_back(t.gflops);
-            gbps.push_back(t.gbps);
-            fraction.push_back(t.peak_dram_bandwidth_fraction);
-        }
-        out[std::string(to_string(side))] =
-            throughput_json({geomean_of_all(gflops), geomean_of_all(gbps), geomean_of_all(fraction)});
-    }
-    return out;
 }
 
 // Per side; null where the samples' kernels could not be seen (CUDA under another profiler).
@@ -305,36 +267,27 @@ nlohmann::json run_between_runs_json(const RunRecord& record) {
     return json;
 }
 
-nlohmann::json performance_json(const RunRecord& record) {
-    if (!record.complete) return nullptr;
-    std::vector<double> reference_ms;
-    std::vector<double> student_ms;
-    bool precision_reached = true;
-    bool drifted = false;
+nlohmann::json performance_json(const RunRecord& record, const RunSummary& summary) {
     nlohmann::json workloads = nlohmann::json::array();
-    for (const WorkloadRecord& w : record.workloads) {
-        const double ref = w.reference.samples.median;
-        const double stu = w.student.samples.median;
-        reference_ms.push_back(ref);
-        student_ms.push_back(stu);
-        precision_reached = precision_reached && w.stop == StopReason::precision_reached;
-        drifted = drifted || w.drift.flagged;
+    for (std::size_t i = 0; i < record.workloads.size(); ++i) {
+        const WorkloadRecord& w = record.workloads[i];
+        const WorkloadSummary& counted = summary.workloads[i];
         const KernelTable& ref_table = w.reference.kernels;
         const KernelTable& stu_table = w.student.kernels;
         workloads.push_back(
             {{"name", w.workload->name},
              {"params", w.workload->params},
              {"seed", w.workload->seed},
-             {"reference_ms", ref},
-             {"student_ms", stu},
+             {"reference_ms", w.reference.samples.median},
+             {"student_ms", w.student.samples.median},
              {"work", work_json(w)},
-             {"throughput", throughput_json(record, w)},
+             {"throughput", throughput_json(counted.throughput)},
              {"ratio", w.ratio.ratio},
              {"ratio_ci", interval_json(w.ratio)},
              {"verdict", stats::to_string(w.ratio.verdict())},
              {"between_runs", between_runs_json(w.between_runs)},
-             {"precision_reached", w.stop == StopReason::precision_reached},
-             {"stopping", stopping_json(w)},
+             {"precision_reached", counted.precision_reached},
+             {"stopping", stopping_json(w, counted)},
              {"drift", drift_json(w.drift)},
              {"reuse", reuse_json(w.reuse)},
              {"rounds", rounds_json(w)},
@@ -346,20 +299,21 @@ nlohmann::json performance_json(const RunRecord& record) {
              {"outputs", workload_outputs_json(record, *w.workload)},
              {"kernel_set_changed", kernel_set_changed_json(w)},
              {"kernels", {{"reference", to_json(ref_table)["kernels"]}, {"student", to_json(stu_table)["kernels"]}}},
-             {"profiler", {{"reference", to_json(ref_table)["profiler"]}, {"student", to_json(stu_table)["profiler"]}}}});
+             {"profiler",
+              {{"reference", to_json(ref_table)["profiler"]}, {"student", to_json(stu_table)["profiler"]}}}});
     }
     const stats::RatioInterval& run_ratio = record.ratio.value();  // set with the run (harness.cpp)
     return {{"mode", "per_call"},
             {"n_workloads", record.workloads.size()},
-            {"reference_ms", geomean_or_null(reference_ms)},
-            {"student_ms", geomean_or_null(student_ms)},
-            {"throughput", run_throughput_json(record)},
+            {"reference_ms", figure(summary.reference_ms)},
+            {"student_ms", figure(summary.student_ms)},
+            {"throughput", throughput_json(summary.throughput)},
             {"ratio", run_ratio.ratio},
             {"ratio_ci", interval_json(run_ratio)},
             {"verdict", stats::to_string(run_ratio.verdict())},
             {"between_runs", run_between_runs_json(record)},
-            {"precision_reached", precision_reached},
-            {"drift_flagged", drifted},
+            {"precision_reached", summary.precision_reached},
+            {"drift_flagged", summary.drift_flagged},
             {"stopping", stopping_rule_json(record.stopping)},
             {"prep", prep_json(record)},
             {"workloads", std::move(workloads)}};
@@ -368,17 +322,17 @@ nlohmann::json performance_json(const RunRecord& record) {
 }  // namespace
 
 nlohmann::json to_eval_json(const RunRecord& record) {
-    return {{"schema_version", eval_schema_version},
-            {"operator", record.operator_name},
-            {"contract", record.contract},
-            {"contract_digest",
-             record.contract_digest.empty() ? nlohmann::json() : nlohmann::json(record.contract_digest)},
-            {"backend", to_string(record.backend)},
-            {"device", record.device},
-            {"build", record.build},
-            {"correctness", correctness_json(record)},
-            {"notices", record.notices},
-            {"performance", performance_json(record)}};
+    return {
+        {"schema_version", eval_schema_version},
+        {"operator", record.operator_name},
+        {"contract", record.contract},
+        {"contract_digest", record.contract_digest.empty() ? nlohmann::json() : nlohmann::json(record.contract_digest)},
+        {"backend", to_string(record.backend)},
+        {"device", record.device},
+        {"build", record.build},
+        {"correctness", correctness_json(record)},
+        {"notices", record.notices},
+        {"performance", record.complete ? performance_json(record, summarize(record)) : nullptr}};
 }
 
 nlohmann::json skipped_eval_json(const std::string& operator_name, Backend backend, const std::string& reason,

@@ -8,11 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "forge/eval/eval.hpp"  // eval_schema_version: the version the readers read
+
 #include "results/record.hpp"
 
 namespace forge::bench {
-
-inline constexpr int eval_schema_version = 1;
 
 [[nodiscard]] nlohmann::json to_eval_json(const RunRecord& record);
 
