@@ -56,7 +56,7 @@ std::string_view type_name(const toml::node& node) {
     return "nothing";
 }
 
-// Python's truthiness, which the reference applies to [reference], [student] and
+// Python's truthiness, which the Python oracle applies to [reference], [student] and
 // [[asymmetry]] (`data.get("reference", {}) or {}`): an empty or zero value counts as absent.
 bool python_falsy(const toml::node& node) {
     switch (node.type()) {
@@ -133,7 +133,7 @@ public:
         return out;
     }
 
-    // The reference's `parse_window_contract`, refusing (throwing Refusal) where it raises,
+    // The oracle's `parse_window_contract`, refusing (throwing Refusal) where it raises,
     // and where the schema wants a string and the file has something else.
     [[nodiscard]] WindowContract read(const toml::table& root) {
         read_schema_version(root);
@@ -309,7 +309,7 @@ private:
             const KeyPath path{key, name};
             if (const auto kind = kind_from_string(name)) {
                 std::string tensor = string_value(node, path);
-                if (tensor.empty()) continue;  // the reference's str(...).strip(): keys nothing
+                if (tensor.empty()) continue;  // the oracle's str(...).strip(): keys nothing
                 keyed.push_back(name);
                 entry.kind = *kind;
                 entry.name = std::move(tensor);

@@ -1,4 +1,4 @@
-// Text the way the reference's Python sees it: code points, and `str.strip()` /
+// Text the way the Python oracle sees it: code points, and `str.strip()` /
 // `re` `\s` whitespace, which is Unicode whitespace, not just ASCII blanks.
 #pragma once
 

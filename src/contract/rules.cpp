@@ -1,4 +1,4 @@
-// The reference's `_kind_findings`, `window_findings` and `window_warnings`, rule
+// The Python oracle's `_kind_findings`, `window_findings` and `window_warnings`, rule
 // for rule and in the same order, as findings with stable codes and subjects.
 #include "forge/contract/rules.hpp"
 

@@ -19,7 +19,7 @@ public:
     // Nothing priced (or the contract undeclared): there is no credit.
     [[nodiscard]] bool empty() const noexcept { return student_.empty() && reference_.empty(); }
 
-    // The reference's window_credit for one workload's two sides, and the
+    // The Python oracle's window_credit for one workload's two sides, and the
     // warnings beside it; `rows` words the messages.
     [[nodiscard]] Credit price(const SideReading& student, const SideReading& reference, TableRows rows) const;
 

@@ -21,7 +21,7 @@ PricedSide side_credit(std::span<const KernelPattern> patterns, const std::optio
     for (const KernelRow& row : rows) out.total_ns += row.time_ns;
 
     // Rows in the order they are first matched (entry by entry), which is the
-    // order the reference adds them in.
+    // order the Python oracle adds them in.
     std::vector<bool> counted(rows.size(), false);
     std::vector<std::size_t> matched_rows;
     for (const KernelPattern& p : patterns) {

@@ -1,5 +1,5 @@
 // One side's priced entries against that side's per-kernel table (the
-// reference's _side_credit).
+// Python oracle's _side_credit).
 #pragma once
 
 #include <optional>
@@ -22,7 +22,7 @@ struct PricedSide {
 
 // `patterns`: the side's priced entries in file order. Every row a pattern
 // matches counts once toward matched_ns, also a second row of the same name
-// (the reference counts only the last such row: deliberate difference 1).
+// (the oracle counts only the last such row: difference 1 in the Python oracle's README).
 [[nodiscard]] PricedSide side_credit(std::span<const KernelPattern> patterns, const std::optional<KernelTable>& table);
 
 }  // namespace forge::credit_detail

@@ -1,5 +1,5 @@
 // Reading the JSON files the checks read (eval.json, kernel table files):
-// lenient exactly where the reference is, strict where the file is
+// lenient exactly where the Python oracle is, strict where the file is
 // structurally wrong, every error an EvalError naming the file, the line and
 // the key path. Internal to src/eval.
 #pragma once
@@ -51,7 +51,7 @@ public:
     }
 
     // The member `key` of `object`, or nullptr when absent or null: the
-    // reference treats both as "not reported".
+    // oracle treats both as "not reported".
     static const json* member(const json& object, std::string_view key) {
         const auto it = object.find(key);
         return it == object.end() || it->is_null() ? nullptr : &*it;
@@ -183,7 +183,7 @@ private:
         if (!value.is_object())
             fail(at, "is " + describe(value) + ", expected a workload object {\"name\", \"reference_ms\", ...}");
         WorkloadReading out;
-        // str(workload.get("name", index)), as the reference tags prep blocks.
+        // str(workload.get("name", index)), as the oracle tags prep blocks.
         const auto name = value.find("name");
         out.name = name == value.end() ? std::to_string(index) : python_str(*name);
         out.reference.ms = milliseconds(value, at, "reference_ms");
@@ -317,7 +317,7 @@ private:
                  "is " + describe(value) + ", expected a kernel row {\"name\", \"launches\", \"time_ns\", \"pct\"}");
         }
         KernelRow out;
-        // The reference reads str(row.get("name", "")) and float(row.get("time_ns") or 0.0),
+        // The oracle reads str(row.get("name", "")) and float(row.get("time_ns") or 0.0),
         // a time that is not a number counting 0.
         if (const auto name = value.find("name"); name != value.end()) out.name = python_str(*name);
         const auto time = value.find("time_ns");
@@ -329,7 +329,7 @@ private:
         return out;
     }
 
-    // The reference's coverage is None for a digest that is empty or not an
+    // The oracle's coverage is None for a digest that is empty or not an
     // object, whose total_ns is not a number, or whose calls is not a positive
     // number: such digests keep NaN as total_ns or 0 as calls, which the
     // coverage reads as "no figure" the same way.

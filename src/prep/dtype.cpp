@@ -10,7 +10,7 @@ namespace forge {
 
 namespace {
 
-// The reference's _DTYPE_ALIASES.
+// The Python oracle's _DTYPE_ALIASES.
 // clang-format off
 constexpr std::pair<std::string_view, std::string_view> dtype_aliases[] = {
     {"bfloat16", "bf16"}, {"bf16", "bf16"},

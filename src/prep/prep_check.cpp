@@ -86,7 +86,7 @@ PrepProblem unreported(const std::string& names) {
             {}};
 }
 
-// The reference's _check_prep_block: one prep block (one workload's).
+// The Python oracle's _check_prep_block: one prep block (one workload's).
 std::vector<PrepProblem> check_block(const Entries& entries, const json& block, const std::string& names) {
     const json* outputs = block.is_object() ? member(block, "outputs") : nullptr;
     if (!outputs || !outputs->is_object()) return {unreported(names)};
@@ -109,7 +109,7 @@ std::vector<PrepProblem> check_block(const Entries& entries, const json& block, 
         if (!got || !got->is_object()) {
             std::vector<std::string> produced;
             for (const auto& item : outputs->items())
-                produced.push_back(item.key());  // sorted, as the reference lists them
+                produced.push_back(item.key());  // sorted, as the oracle lists them
             out.push_back({std::string(prep_code::missing),
                            a->name,
                            "prep did not produce " + in_quotes(a->name) + " (declared symmetrize; it produced " +

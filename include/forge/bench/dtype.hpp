@@ -1,5 +1,5 @@
 // Element types of the tensors a bench hands its calls, named the way window.toml
-// and eval.json name them (the reference's normalize_dtype spelling: fp32, bf16, ...).
+// and eval.json name them (the Python oracle's normalize_dtype spelling: fp32, bf16, ...).
 #pragma once
 
 #include <cstddef>

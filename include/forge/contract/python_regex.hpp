@@ -1,6 +1,6 @@
-// Kernel regexes are written in Python `re` syntax (the reference compiles them
+// Kernel regexes are written in Python `re` syntax (the Python oracle compiles them
 // with `re.compile` and matches with `re.search`). This is the validity check,
-// with the reference's verdicts; matching lives in the credit module.
+// with the oracle's verdicts; matching lives in the credit module.
 #pragma once
 
 #include <optional>

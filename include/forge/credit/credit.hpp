@@ -1,5 +1,5 @@
 // Pricing the declared extra work off each side's per-kernel table (the
-// reference's window_credit / credited_ratio): which share of each side's
+// Python oracle's window_credit / credited_ratio): which share of each side's
 // kernel time the `price` entries' regexes name, whether that share can be
 // trusted, and the ratio with it taken out of both readings. A diagnostic shown
 // beside the raw ratio, never the verdict. What `forge credit` prints.
@@ -47,7 +47,7 @@ enum class TableRows { kernels, regions };
 // A priced entry's regex that Boost cannot compile, or whose matching exceeds
 // Boost's complexity bound on a kernel name (never a hang). Regexes compile
 // before any table is read, so an invalid one is an error even where the
-// reference, with no table to search, never compiles it (`forge check` refuses
+// oracle, with no table to search, never compiles it (`forge check` refuses
 // such a contract first).
 struct CreditError : std::runtime_error {
     CreditError(std::string message, std::string entry, std::string kernel);
@@ -91,7 +91,7 @@ struct Credit {
     std::vector<std::string> unpriced;  // price-class entries without the payer's regex
     Reconciliation reconciliation;
     // credit_code::match_implausible per side that prices (nearly) all of its
-    // time. Not part of the reference's result: shown beside it.
+    // time. Not part of the oracle's result: shown beside it.
     std::vector<CreditReason> warnings;
 
     [[nodiscard]] const SideCredit& side(Side s) const noexcept { return s == Side::student ? student : reference; }
@@ -171,11 +171,11 @@ struct CreditIssue {
 // interval). nullopt when the run has no credited ratio.
 [[nodiscard]] std::optional<RatioCi> credited_ratio_ci(const RunCredit& run, const RatioCi& raw);
 
-// The reference's window_credit result: student/reference {fraction, matched,
+// The oracle's window_credit result: student/reference {fraction, matched,
 // matched_ns, total_ns, priced, unmatched, table}, usable, why [{code, message}],
 // unpriced, and reconciliation {student?, reference?} only when it has a side.
 [[nodiscard]] nlohmann::json to_json(const Credit& credit);
-// The reference's credited_ratio result.
+// The oracle's credited_ratio result.
 [[nodiscard]] nlohmann::json to_json(const CreditedRatio& ratio);
 // What `forge credit --format json` prints: {"workloads": [{"name", "credit",
 // "ratio", "warnings"}], "raw_ratio", "credited_ratio"} (null where absent;

@@ -1,5 +1,5 @@
 // The bench's report, `eval.json` (the harness writes it), read into what the checks
-// use. Reading is lenient exactly where the reference is (a kernel row's
+// use. Reading is lenient exactly where the Python oracle is (a kernel row's
 // time_ns that is missing or not a number counts 0, a name is Python's str() of
 // whatever is there, a profiler digest that is not an object is no digest) and
 // strict where the file is structurally wrong (not JSON, not an object, a

@@ -1,6 +1,6 @@
-// How the reference (Python) reads an eval value it does not type-check:
+// How the Python oracle reads an eval value it does not type-check:
 // `str(v)`, `float(v)`, `int(v)`, `bool(v)` and `str.strip()`. The prep check
-// and the credit are lenient exactly where the reference is, so they coerce
+// and the credit are lenient exactly where the oracle is, so they coerce
 // the way it does instead of refusing.
 #pragma once
 

@@ -1,5 +1,5 @@
 // One name per dtype, however a declaration or a bench spells it: `torch.bfloat16`,
-// `bfloat16` and `bf16` are one dtype (the reference's normalize_dtype).
+// `bfloat16` and `bf16` are one dtype (the Python oracle's normalize_dtype).
 #pragma once
 
 #include <string>

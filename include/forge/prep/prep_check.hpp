@@ -1,6 +1,6 @@
 // The prep step held to the declaration: what the bench reports its prep step
 // produced (eval.json `performance.prep`) against the contract's symmetrize
-// entries (the reference's check_prep_report), plus the bench's own
+// entries (the Python oracle's check_prep_report), plus the bench's own
 // correctness verdict. What `forge prep` prints; any problem fails it (exit 1).
 #pragma once
 
@@ -46,16 +46,16 @@ struct PrepProblem {
 // contract is undeclared or symmetrizes nothing the prep step makes) or all is
 // held. A block with a non-empty "workloads" list is held per workload.
 //
-// Where the reference is odd, on purpose:
+// Where the oracle is odd, on purpose:
 // - a non-empty "workloads" list holding no object is `prep-unreported` (the
-//   reference says nothing);
+//   oracle says nothing);
 // - the timed call's mutations are one `prep-mutated` problem per block, its
-//   subject the names as reported, ", "-joined (as the reference words it), so
-//   the problems group over workloads as the reference's do;
+//   subject the names as reported, ", "-joined (as the oracle words it), so
+//   the problems group over workloads as the oracle's do;
 // - a reported shape that Python's int() cannot read ("4096x64", null, a
 //   number where a list belongs) is a `prep-shape` problem for that tensor
-//   (the reference raises); so is one past 64 bits;
-// - undeclared tensors come in name order (the reference: report order).
+//   (the oracle raises); so is one past 64 bits;
+// - undeclared tensors come in name order (the oracle: report order).
 [[nodiscard]] std::vector<PrepProblem> check_prep_report(const WindowContract& contract,
                                                          const nlohmann::json& prep_block);
 
