@@ -172,7 +172,7 @@ BOOST_AUTO_TEST_CASE(placeholder_parses_and_is_not_declared) {
 }
 
 BOOST_AUTO_TEST_CASE(schema_version_is_compared_as_python_compares_numbers) {
-    // The reference's `version != 1`: 1, 1.0 and true are all one.
+    // The Python oracle's `version != 1`: 1, 1.0 and true are all one.
     for (std::string_view accepted : {"schema_version = 1", "schema_version = 1.0", "schema_version = true", ""}) {
         BOOST_TEST(forge::parse_window_contract(accepted).contract.has_value(), accepted);
     }
@@ -185,7 +185,7 @@ BOOST_AUTO_TEST_CASE(schema_version_is_compared_as_python_compares_numbers) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(falsy_tables_count_as_absent_like_the_reference) {
+BOOST_AUTO_TEST_CASE(falsy_tables_count_as_absent_like_the_oracle) {
     for (std::string_view text : {"reference = []", "reference = 0", "reference = \"\"", "reference = false",
                                   "student = {}", "asymmetry = {}", "asymmetry = 0", "asymmetry = []",
                                   "[asymmetry]"}) {
@@ -210,7 +210,7 @@ BOOST_AUTO_TEST_CASE(wrong_table_types_are_malformed) {
 }
 
 BOOST_AUTO_TEST_CASE(non_strings_where_strings_belong_are_malformed_naming_key_and_line) {
-    // README difference 2: the reference coerces these with str(); ForgeKernel refuses.
+    // The Python oracle's README, difference 2: the oracle coerces these with str(); ForgeKernel refuses.
     struct Case {
         std::string_view keys;
         std::string_view key;  // as the message names it
@@ -257,7 +257,7 @@ BOOST_AUTO_TEST_CASE(an_entry_keyed_by_none_or_several_kinds_is_malformed) {
     BOOST_TEST(mentions(f, "asymmetry[1]"));
     BOOST_TEST(mentions(f, "exactly one"));
     BOOST_TEST(f.location->line == line_of(none, "[[asymmetry]]"));
-    // A kind that strips to nothing keys nothing (the reference's str(...).strip()).
+    // A kind that strips to nothing keys nothing (the oracle's str(...).strip()).
     refused(forge::parse_window_contract(with_entry("ref_input = \"  \"\nclass = \"price\"\n")));
     const Finding& several =
         refused(forge::parse_window_contract(with_entry("ref_input = \"A\"\nstudent_input = \"B\"\n")));

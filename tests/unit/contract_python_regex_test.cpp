@@ -14,7 +14,7 @@ struct Verdict {
     bool valid;  // Python 3.11's re.compile accepts it
 };
 
-// Each verdict is what CPython 3.11's `re.compile` says (the reference's check).
+// Each verdict is what CPython 3.11's `re.compile` says (the Python oracle's check).
 constexpr Verdict verdicts[] = {
     {R"(k1_)", true},
     {R"(rebuild_.*cumsum)", true},

@@ -92,7 +92,7 @@ BOOST_AUTO_TEST_CASE(empty_lists_are_reported_alone) {
     const std::string text = "[reference]\ninputs = []\noutputs = [\"o\"]\n[student]\ninputs = [\"q\"]\n"
                              "[[asymmetry]]\nref_input = \"nowhere\"\nclass = \"bogus\"\n";
     const Checked c = check(text);
-    // Only the empty lists: the reference returns before looking at any entry.
+    // Only the empty lists: the Python oracle returns before looking at any entry.
     BOOST_REQUIRE((codes(c.findings) == std::vector<std::string>{"list-empty", "list-empty"}));
     BOOST_TEST(c.findings[0].subject.value() == "[reference].inputs");
     BOOST_TEST(c.findings[0].location->line == 2);
@@ -146,7 +146,7 @@ BOOST_AUTO_TEST_CASE(outputs_cannot_be_symmetrized) {
                        "[[asymmetry]]\nstudent_output = \"aux\"\nclass = \"accept\"\n" + entry;
     const Checked c = check(text);
     expect_one(c.findings, "output-symmetrize", "ref_output=lse", line_of(c.text, "class = \"symmetrize\""));
-    // README difference 4: the reference also asks for shape and dtype; so do we.
+    // The Python oracle's README, difference 4: the oracle also asks for shape and dtype; so do we.
     expect_one(c.findings, "prep-shape-missing", "ref_output=lse", line_of(c.text, "[[asymmetry]]\nref_output"));
     expect_one(c.findings, "prep-dtype-missing", "ref_output=lse", line_of(c.text, "[[asymmetry]]\nref_output"));
     expect_none(check_entries("").findings, "output-symmetrize");
@@ -276,7 +276,7 @@ BOOST_AUTO_TEST_CASE(derived_from_explains_the_raw_form_on_the_other_side) {
     expect_one(none.findings, "student-input-undeclared", "g", 6);
 }
 
-BOOST_AUTO_TEST_CASE(findings_keep_the_references_order) {
+BOOST_AUTO_TEST_CASE(findings_keep_the_oracles_order) {
     const Checked c = check(std::string(lists) +
                             "[[asymmetry]]\nref_input = \"zz\"\nclass = \"accept\"\nproduced_by = \"x\"\n"
                             "[[asymmetry]]\nref_input = \"zz\"\nclass = \"accept\"\n");
@@ -298,7 +298,7 @@ BOOST_AUTO_TEST_CASE(price_without_the_payers_regex_is_a_warning) {
     BOOST_TEST(w.message.find("ref_kernel_regex") != std::string::npos);
     // Priced entries and other classes say nothing.
     BOOST_TEST(check_entries("").warnings.empty());
-    // The reference warns for every price entry, a duplicate included.
+    // The oracle warns for every price entry, a duplicate included.
     const Checked twice = check_entries("[[asymmetry]]\nstudent_input = \"g\"\nclass = \"price\"\n"
                                         "[[asymmetry]]\nstudent_input = \"g\"\nclass = \"price\"\n");
     BOOST_TEST(twice.warnings.size() == 2u);

@@ -9,7 +9,7 @@
 #include "forge/credit/credit.hpp"
 
 // Kernel names are matched with Python re.search semantics; expected matches
-// are the reference's (run_oracle.py, op "credit").
+// are the Python oracle's (run_oracle.py, op "credit").
 
 namespace {
 

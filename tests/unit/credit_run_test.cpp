@@ -7,7 +7,7 @@
 #include "forge/credit/credit.hpp"
 #include "forge/eval/eval.hpp"
 
-// Per-workload figures are the reference's (run_oracle.py, op "credit") for each
+// Per-workload figures are the Python oracle's (run_oracle.py, op "credit") for each
 // workload of tests/data/credit/eval.json; the run's ratios are geometric means.
 
 namespace {
@@ -103,7 +103,7 @@ BOOST_AUTO_TEST_CASE(a_workloads_warnings_are_beside_its_credit_in_json) {
     const nlohmann::json w0 = forge::to_json(forge::credit_run(contract(), report))["workloads"][0];
     BOOST_REQUIRE(w0["warnings"].size() == 1u);
     BOOST_TEST(w0["warnings"][0]["code"] == "match-implausible");
-    BOOST_TEST(!w0["credit"].contains("warnings"));  // the credit keeps the reference's keys
+    BOOST_TEST(!w0["credit"].contains("warnings"));  // the credit keeps the oracle's keys
 }
 
 BOOST_AUTO_TEST_CASE(the_credited_interval_is_the_raw_interval_carried_onto_the_credited_ratio) {

@@ -11,7 +11,7 @@
 #include "forge/contract/parse.hpp"
 #include "forge/credit/credit.hpp"
 
-// Expected figures are the reference's (run_oracle.py, op "credit") for the
+// Expected figures are the Python oracle's (run_oracle.py, op "credit") for the
 // same inputs, unless a case says otherwise.
 
 namespace {
@@ -139,7 +139,7 @@ BOOST_AUTO_TEST_CASE(coverage_band_follows_the_floating_point_python_computes) {
     BOOST_REQUIRE(credit.has_value());
     BOOST_TEST(codes(*credit) == (Strings{"coverage-out-of-band", "coverage-out-of-band"}),
                boost::test_tools::per_element());
-    BOOST_TEST(credit->reconciliation.student.value() == 1.2);  // rounded to 3 decimals, as the reference
+    BOOST_TEST(credit->reconciliation.student.value() == 1.2);  // rounded to 3 decimals, as the oracle
     BOOST_TEST(credit->reconciliation.reference.value() == 0.8);
     BOOST_TEST(credit->why[0].message.find("1.20x") != std::string::npos, credit->why[0].message);
 }
@@ -188,7 +188,7 @@ BOOST_AUTO_TEST_CASE(zero_times_give_a_zero_share) {
 }
 
 BOOST_AUTO_TEST_CASE(every_matching_row_counts_also_two_of_one_name) {
-    // Deliberate difference 1: the reference counts only the last "solve" row (0.05).
+    // Difference 1 in the Python oracle's README: the oracle counts only the last "solve" row (0.05).
     const auto credit = forge::window_credit(contract(), side(table({{"solve", 100}, {"solve", 50}, {"m", 850}})),
                                              side(table({{"cumsum", 1}})));
     BOOST_TEST(credit->student.matched_ns == 150.0);
@@ -227,7 +227,7 @@ BOOST_AUTO_TEST_CASE(readings_missing_zero_or_negative_give_no_ratio) {
     BOOST_TEST(ratio->raw_ratio == 0.5);
 }
 
-BOOST_AUTO_TEST_CASE(json_form_has_exactly_the_references_keys) {
+BOOST_AUTO_TEST_CASE(json_form_has_exactly_the_oracles_keys) {
     const auto credit =
         forge::window_credit(contract(), side(table({{"main", 700}, {"solve_k", 300}}), 1.0, digest(1.0e6)),
                              side(std::nullopt, 1.0, digest(1.2e6)));

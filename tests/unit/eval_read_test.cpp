@@ -110,7 +110,7 @@ BOOST_AUTO_TEST_CASE(an_eval_is_judged_only_under_the_contract_text_its_bench_ra
     BOOST_TEST(edited.measured_under(forge::WindowContract{}));
 }
 
-BOOST_AUTO_TEST_CASE(kernel_rows_are_read_as_leniently_as_the_reference_reads_them) {
+BOOST_AUTO_TEST_CASE(kernel_rows_are_read_as_leniently_as_the_python_oracle_reads_them) {
     // float(row.get("time_ns") or 0.0), 0 where float() raises; str(row.get("name", "")).
     const auto eval = forge::parse_eval(R"({"performance": {"workloads": [{"kernels": {"student": [
         {"name": "a", "time_ns": "abc"},
@@ -135,10 +135,10 @@ BOOST_AUTO_TEST_CASE(kernel_rows_are_read_as_leniently_as_the_reference_reads_th
     }
     BOOST_TEST(rows[7].launches == 0);
     BOOST_TEST(rows[7].pct == 0.0);
-    BOOST_TEST(eval.workloads[0].name == "0");  // no name: its index, as the reference tags it
+    BOOST_TEST(eval.workloads[0].name == "0");  // no name: its index, as the Python oracle tags it
 }
 
-BOOST_AUTO_TEST_CASE(profiler_digests_keep_the_references_none_cases) {
+BOOST_AUTO_TEST_CASE(profiler_digests_keep_the_oracles_none_cases) {
     const auto eval = forge::parse_eval(R"({"performance": {"workloads": [
         {"name": null, "profiler": {"reference": {"total_ns": "x"}, "student": {"total_ns": 5, "calls": "abc"}}},
         {"profiler": {"reference": {"total_ns": 5, "calls": -2}, "student": [1, 2]}},
@@ -150,7 +150,7 @@ BOOST_AUTO_TEST_CASE(profiler_digests_keep_the_references_none_cases) {
     BOOST_TEST(std::isnan(w[0].reference.profiler->total_ns));  // not a number: no coverage
     BOOST_TEST(w[0].student.profiler->calls == 0);              // not a number: no coverage
     BOOST_TEST(w[1].reference.profiler->calls == 0);
-    BOOST_TEST(!w[1].student.profiler.has_value());  // not an object: no digest, as the reference
+    BOOST_TEST(!w[1].student.profiler.has_value());  // not an object: no digest, as the oracle
     BOOST_TEST(w[2].reference.profiler->total_ns == 5e5);
     BOOST_TEST(w[2].reference.profiler->calls == 3);
     BOOST_TEST(w[2].student.profiler->calls == 2);

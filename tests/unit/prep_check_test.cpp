@@ -9,7 +9,7 @@
 #include "forge/prep/dtype.hpp"
 #include "forge/prep/prep_check.hpp"
 
-// Expected problems are the reference's (run_oracle.py, op "prep"), as codes,
+// Expected problems are the Python oracle's (run_oracle.py, op "prep"), as codes,
 // subjects and workloads; messages are ours.
 
 using nlohmann::json;
@@ -87,7 +87,7 @@ BOOST_AUTO_TEST_CASE(wrong_shape_wrong_dtype_and_undeclared_tensors) {
         "mean": {"shape": [2, 4096], "dtype": "half"},
         "extra": {"shape": [1], "dtype": "i8"},
         "aaa": 5}})"));
-    // The reference lists undeclared tensors in report order (extra, aaa); we in name order.
+    // The oracle lists undeclared tensors in report order (extra, aaa); we in name order.
     require_problems(
         problems,
         {{"prep-shape", "mean"}, {"prep-dtype", "mean"}, {"prep-undeclared", "aaa"}, {"prep-undeclared", "extra"}});
@@ -130,7 +130,7 @@ BOOST_AUTO_TEST_CASE(reported_shapes_are_read_as_python_int_reads_them) {
 }
 
 BOOST_AUTO_TEST_CASE(a_shape_python_cannot_read_is_a_shape_problem) {
-    // The reference raises (int("x")); we report the tensor's shape as wrong.
+    // The oracle raises (int("x")); we report the tensor's shape as wrong.
     for (const char* shape : {R"(["x"])", R"("4096x2")", "4096", R"([null])", R"([1e30])", R"({"a": 1})"}) {
         json outputs = held_outputs;
         outputs["rstd"]["shape"] = json::parse(shape);
@@ -163,7 +163,7 @@ BOOST_AUTO_TEST_CASE(different_mutations_on_different_workloads_stay_apart) {
 }
 
 BOOST_AUTO_TEST_CASE(a_workloads_list_without_a_block_is_unreported) {
-    // Deliberate difference 5: the reference says nothing here.
+    // Difference 5 in the Python oracle's README: the oracle says nothing here.
     require_problems(check({{"outputs", held_outputs}, {"workloads", {1, 2}}}), {{"prep-unreported", std::nullopt}});
 }
 

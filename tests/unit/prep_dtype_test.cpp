@@ -7,7 +7,7 @@
 
 using nlohmann::json;
 
-// Expected names are the reference's normalize_dtype (run_oracle.py, op "dtype").
+// Expected names are the Python oracle's normalize_dtype (run_oracle.py, op "dtype").
 
 BOOST_AUTO_TEST_CASE(spellings_of_one_dtype_are_one_name) {
     const std::pair<const char*, const char*> cases[] = {

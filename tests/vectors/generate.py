@@ -5,7 +5,7 @@
 
 REFERENCE_DIR is the folder holding the original Python rules and run_oracle.py
 (default: ../shared/reference relative to the repository). The script builds
-varied inputs from a fixed seed, asks run_oracle.py for the reference's answers,
+varied inputs from a fixed seed, asks run_oracle.py for the Python oracle's answers,
 turns each answer into codes and subjects (the stable codes, not the messages'
 wording) and writes one JSON Lines file per operation:
 
@@ -19,9 +19,9 @@ plus the `unknown-key` warnings the oracle does not know about.
 The message -> code mapping is checked on every message: each one must match
 exactly one pattern, and the subject it yields must name something the parsed
 contract holds. --check regenerates in memory and fails when the committed files
-differ (the vectors are reproducible from this script and the reference alone).
+differ (the vectors are reproducible from this script and the oracle alone).
 
-Standard library only; deterministic for a given reference.
+Standard library only; deterministic for a given oracle.
 """
 from __future__ import annotations
 
@@ -221,7 +221,7 @@ PYTHON_ONLY_REGEXES = ["(?P<step>chunk)_\\d", "(?P<n>x)(?P=n)", "(?P<pre>k1)_sol
 # Invalid in both dialects.
 INVALID_REGEXES = ["(", ")", "[", "[z-a]", "*", "+x", "?", "a{2,1}", "(?", "\\", "(ab", "ab)",
                    "[ab", "k1_(", "(?P<n>x", "a**b"]
-# Where Python 3.11's `re` and Boost's Perl syntax part ways; the reference's
+# Where Python 3.11's `re` and Boost's Perl syntax part ways; the oracle's
 # verdict (Python's) is the one to reach. Used for validity (findings) only.
 DIALECT_REGEXES = [
     # refused by Python, accepted by Boost
@@ -253,7 +253,7 @@ def pick_regex(rng: random.Random, invalid_rate: float) -> str:
 
 
 def pad(name: str, rng: random.Random) -> str:
-    """Names are stripped by the reference; sometimes write them padded."""
+    """Names are stripped by the oracle; sometimes write them padded."""
     r = rng.random()
     if r < 0.04:
         return " " + name
@@ -425,7 +425,7 @@ TYPOS = {"studnet_kernel_regex": "student_kernel_regex", "ref_kernel_regx": "ref
 
 def add_unknown_keys(doc: dict, rng: random.Random, unknown: list[dict]) -> None:
     """Add (or rename into) keys the schema does not know. A rename changes what the
-    reference sees, and the oracle decides what that means; the warning is ours."""
+    oracle sees, and it decides what that means; the warning is ours."""
     for _ in range(rng.randint(1, 2)):
         where = rng.choice(["", "reference", "student", "asymmetry"])
         if where == "":
@@ -553,7 +553,7 @@ def broken_case(rng: random.Random, i: int) -> tuple[str, str, str | None]:
             doc[what] = rng.choice([Raw('"x"'), Raw("5"), Raw("[1]"), Raw("true"), Raw('["q"]')])
         return f"table-wrong-type:{what}", emit_toml(doc, rng), None
     if family == 6:
-        # README difference 2: the reference coerces a non-string with str().
+        # The Python oracle's README, difference 2: the oracle coerces a non-string with str().
         e = any_entry(doc, rng)
         key = rng.choice(["kind", "window"] + list(ENTRY_STRING_KEYS))
         value = rng.choice([Raw("1"), Raw("true"), Raw("2.5"), Raw('["a", "b"]'), Raw("{ x = 1 }"),
@@ -569,7 +569,7 @@ def broken_case(rng: random.Random, i: int) -> tuple[str, str, str | None]:
                 "README difference 2: the reference coerces a non-string with str(); "
                 "ForgeKernel refuses the file as malformed")
     if family == 7:
-        # Falsy values where a table is wanted: `x or {}` in the reference reads
+        # Falsy values where a table is wanted: `x or {}` in the oracle reads
         # them as empty. Not a documented difference: the oracle's verdict stands.
         what = rng.choice(["reference", "student", "asymmetry"])
         doc[what] = rng.choice([Raw("[]"), Raw('""'), Raw("false"), Raw("0"), Raw("{}")])
@@ -774,7 +774,7 @@ CANON = {"bf16": "bf16", "bfloat16": "bf16", "torch.bfloat16": "bf16", "BF16": "
 OTHER_DTYPES = ["fp16", "fp32", "bf16", "int8", "torch.int32", "float64", "e4m3", "complex64", None]
 
 
-# What a bench may write that the reference reads with int(), str() and
+# What a bench may write that the oracle reads with int(), str() and
 # normalize_dtype() (a value it would raise on is left out: ForgeKernel refuses those).
 def coerced_shape(shape: list[int], rng: random.Random) -> list:
     return rng.choice([[float(x) for x in shape], [str(x) for x in shape], [f" {x} " for x in shape],
@@ -898,7 +898,7 @@ def expected_problem(message: str, multi: bool) -> dict:
     if groups.get("tensor"):
         problem["subject"] = ast.literal_eval(groups["tensor"])
     if code == "prep-mutated":
-        # One problem per block naming every mutated tensor, as the reference
+        # One problem per block naming every mutated tensor, as the oracle
         # words it (include/forge/prep/prep_check.hpp chose that subject).
         problem["subject"] = groups["tensors"]
     problem["workloads"] = workloads
@@ -925,7 +925,7 @@ def prep_vectors(reference: Path, rng: random.Random) -> list[dict]:
         problems = [expected_problem(m, case["multi"]) for m in answer["problems"]]
         vec = {"id": f"prep-{n:04d}", "tag": case["tag"], "toml": case["toml"], "report": case["report"]}
         if case["note"]:
-            # README difference 5; the reference says nothing, so neither do we about workloads.
+            # The Python oracle's README, difference 5; the oracle says nothing, so neither do we about workloads.
             assert problems == [], problems
             if prep_entries_declared(case["toml"], reference):
                 problems = [{"code": "prep-unreported", "subject": None, "workloads": None}]
@@ -984,7 +984,7 @@ def kernel_table(rng: random.Random, dup: bool, regexes: list[str]) -> list[dict
 
 
 def merged(rows: list[dict] | None) -> list[dict] | None:
-    """One row per name (time summed): what README difference 1 means ForgeKernel does."""
+    """One row per name (time summed): what the Python oracle's README, difference 1, means ForgeKernel does."""
     if not rows:
         return rows
     out: dict[str, dict] = {}
@@ -1070,7 +1070,7 @@ def rounding_probe(req: dict, side: str, rng: random.Random) -> None:
     req[f"{side}_profiler"] = {"total_ns": cov * ms * 1e6, "calls": 1}
 
 
-# Rows and digests as a bench might write them: the reference reads them with
+# Rows and digests as a bench might write them: the oracle reads them with
 # str(), float() and `or 0.0` (so does ForgeKernel's eval reader).
 LENIENT_ROW_EDITS = [("name", None), ("name", 5), ("name", "<drop>"), ("time_ns", "123.5"),
                      ("time_ns", "abc"), ("time_ns", None), ("time_ns", "<drop>"), ("time_ns", True),
