@@ -303,5 +303,5 @@ if(offenders)
     "harness times or checks with. Linked into the bench, the student's definition is the one every caller "
     "reaches, the harness's own calls included, so it could change the reading. Rename the student's function "
     "(it must not take the name of a C library, C++ library, CUDA or CUPTI function), or drop the "
-    "-Wl,--wrap that calls it. (README.md, Threat model)")
+    "-Wl,--wrap that calls it. (docs/design/threat-model.md)")
 endif()

@@ -1,4 +1,4 @@
-// Exit codes shared by the `forge` command and the benches (README.md and
+// Exit codes shared by the `forge` command and the benches (docs/reference/cli.md and
 // cmake/README.md list them per command).
 #pragma once
 

@@ -48,7 +48,7 @@ fb::Bench make_bench() {
                        io.stream());
     });
     // Two fp32 summation orders over k = 1024..8192 products: elementwise
-    // tolerances fail on the outputs that cancel to near zero (README.md), the
+    // tolerances fail on the outputs that cancel to near zero (docs/guide/writing-a-card.md), the
     // relative L2 error of the whole output does not.
     bench.tolerance("c", fb::RelativeL2{.max = 1e-5});
     return bench;

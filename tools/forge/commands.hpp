@@ -1,6 +1,6 @@
 // The forge subcommands. main.cpp turns the command line into these options;
 // each run_* function does one command and returns its exit code
-// (include/forge/exit_code.hpp; README.md's table per command).
+// (include/forge/exit_code.hpp; docs/reference/cli.md's table per command).
 #pragma once
 
 #include <iosfwd>

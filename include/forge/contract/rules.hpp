@@ -1,6 +1,6 @@
 // The contract's rules: why a parsed contract cannot anchor a run (errors, in
-// both directions) and what it cannot yet price (warnings). README.md lists
-// the codes.
+// both directions) and what it cannot yet price (warnings). docs/reference/window-toml.md
+// lists the codes.
 #pragma once
 
 #include <vector>

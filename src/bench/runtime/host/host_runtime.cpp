@@ -171,7 +171,7 @@ public:
     // The call's time and each region's leave out what another process took
     // from their CPU, as a timed call's does (Round::reference_call_ms), and
     // (unmarked) the regions' readings of it. HOST sees no work a call leaves to
-    // threads of its own (docs/threat-model.md): `late` stays empty.
+    // threads of its own (docs/design/threat-model.md): `late` stays empty.
     [[nodiscard]] Profile profile_call(const std::function<void()>& call, const std::string&) override {
         std::vector<KernelRow> rows;
         double call_ms = 0.0;
