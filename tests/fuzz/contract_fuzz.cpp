@@ -61,7 +61,8 @@ const forge::EvalReport& fixed_report() {
 
 void hold_to_spec(const forge::ContractCheck& check) {
     for (const forge::Finding& f : check.findings) {
-        FORGE_FUZZ_INVARIANT(known_codes().contains(f.code), "a finding with a code docs/reference/window-toml.md does not list");
+        FORGE_FUZZ_INVARIANT(known_codes().contains(f.code),
+                             "a finding with a code docs/reference/window-toml.md does not list");
         FORGE_FUZZ_INVARIANT(!f.message.empty(), "a finding without a message");
         FORGE_FUZZ_INVARIANT(!f.location || (f.location->line >= 1 && f.location->column >= 1),
                              "a source location that is not 1-based");

@@ -20,7 +20,8 @@ struct SourceLocation {
 };
 
 struct Finding {
-    std::string code;                     // stable: tests and dashboards match on it (docs/reference/window-toml.md lists the codes)
+    // Stable: tests and dashboards match on it (docs/reference/window-toml.md lists the codes).
+    std::string code;
     Severity severity = Severity::error;
     std::optional<std::string> subject;   // e.g. "ref_input=A", a tensor name, a dotted key
     std::string message;                  // for people: what is wrong and how to fix it
