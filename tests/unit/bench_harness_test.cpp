@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -1134,6 +1135,103 @@ BOOST_AUTO_TEST_CASE(a_failed_call_leaves_the_device_synchronized_before_the_sid
     BOOST_TEST(std::vector<std::string>(call, events.end()) ==
                    (std::vector<std::string>{"student call", "synchronize", "teardown"}),
                boost::test_tools::per_element());
+}
+
+namespace {
+
+// The HOST runtime, noting each flush, each tensor it evicts and each side's
+// threads released, in `events`.
+class CacheLog : public SynchronizeLog {
+public:
+    CacheLog(std::unique_ptr<fb::Runtime> runtime, std::vector<std::string>& events)
+        : SynchronizeLog(std::move(runtime), events), events_(events) {}
+
+    void flush_cache() override {
+        events_.emplace_back("flush");
+        SynchronizeLog::flush_cache();
+    }
+    void evict(const fb::Tensor& tensor) override { events_.push_back("evict " + address_of(tensor.raw())); }
+    [[nodiscard]] bool evicts_tensors() const override { return true; }
+    void release_side_threads() override { events_.emplace_back("release"); }
+
+    static std::string address_of(const void* data) { return std::to_string(reinterpret_cast<std::uintptr_t>(data)); }
+
+private:
+    std::vector<std::string>& events_;
+};
+
+}  // namespace
+
+// A round shares one flush between its two calls where the runtime evicts each
+// tensor itself, and every call from a flushed cache still starts cold for its
+// side: a flush since that side's last call, its own tensors evicted after the
+// other side's call.
+BOOST_AUTO_TEST_CASE(a_round_flushes_once_and_each_call_evicts_its_own_tensors_after_the_other_side) {
+    std::vector<std::string> events;
+    fb::Bench bench = add_bench();
+    for (const fb::Side side : {fb::Side::reference, fb::Side::student}) {
+        const std::string name = side == fb::Side::reference ? "reference" : "student";
+        auto noted = [&events, name](fb::Io& io) {
+            std::string call = name + " call";
+            for (const char* tensor : {"a", "b"}) call += " " + CacheLog::address_of(io.in(tensor).raw());
+            call += " " + CacheLog::address_of(io.out("c").raw());
+            events.push_back(call);
+            add(io);
+        };
+        if (side == fb::Side::reference) {
+            bench.reference(noted);
+        } else {
+            bench.student(noted);
+        }
+    }
+    const fb::RunOptions options = quick_options();
+    CacheLog runtime(fb::make_host_runtime(options.host_flush_bytes), events);
+    fb::RunRecord record;
+    record.stopping = fb::StoppingParameters::quick();
+    const fb::WorkloadRecord workload = fb::measure_workload(
+        bench, add_contract(), runtime, options, fb::BenchDefinition(bench).workloads()[0], record, record.stopping);
+    const std::size_t rounds = workload.rounds.size();
+    BOOST_TEST_REQUIRE(rounds >= 20u);
+
+    std::size_t flushes = 0;
+    std::size_t cold_calls = 0;
+    std::map<std::string, bool> flushed_since_own_call;  // by side
+    std::set<std::string> evicted;                       // since the last call of either side
+    bool released = false;
+    for (const std::string& event : events) {
+        if (event == "flush") {
+            ++flushes;
+            for (auto& [side, flushed] : flushed_since_own_call) flushed = true;
+        } else if (event.starts_with("evict ")) {
+            evicted.insert(event.substr(6));
+        } else if (event == "release") {
+            released = true;
+        } else if (event.find(" call ") != std::string::npos) {
+            std::istringstream words(event);
+            std::string side;
+            std::string call;
+            words >> side >> call;
+            // A call from a flushed cache (timed, warm-up, profiled, a pipelined
+            // batch's first); the others (correctness calls, a batch's later ones)
+            // run on what the call before them left.
+            if (released) {
+                ++cold_calls;
+                const auto own = flushed_since_own_call.find(side);
+                BOOST_TEST((own == flushed_since_own_call.end() || own->second),
+                           event << ": no flush since its last call");
+                for (std::string address; words >> address;) {
+                    BOOST_TEST(evicted.contains(address), event << ": tensor " << address << " not evicted before it");
+                }
+            }
+            flushed_since_own_call[side] = false;
+            evicted.clear();
+            released = false;
+        }
+    }
+    // The rounds' calls (two per round) share a flush each; the warm-up, the
+    // profiled and the pipelined calls keep one per call.
+    BOOST_TEST(cold_calls >= 2 * rounds);
+    BOOST_TEST(flushes == cold_calls - rounds);
 }
 
 namespace {

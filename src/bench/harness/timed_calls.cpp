@@ -71,7 +71,7 @@ void notice_unchecked_kernel_sets(WorkloadContext& context, const std::string& w
     }
 }
 
-// One timed call of a side on input variant v, from a flushed cache; its
+// One timed call of a side on input variant v, from a cold cache; its
 // outputs, guards and prep tensors checked right after.
 Sample timed_sample(WorkloadContext& context, SideState& state, int v, std::size_t round) {
     Runtime& runtime = context.runtime;
@@ -197,12 +197,14 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
         if (round.fresh) drawing_s += draw_fresh_inputs(context);
         round.t_s = static_cast<double>(now_ns() - start) * 1e-9;
         const Side second = round.first == Side::reference ? Side::student : Side::reference;
+        context.sweep_round();
         for (Side s : {round.first, second}) {
             const Sample sample = timed_sample(context, context.side(s), slot, result.rounds.size());
             (s == Side::reference ? round.reference_ms : round.student_ms) = sample.ms;
             (s == Side::reference ? round.reference_wait_ms : round.student_wait_ms) = sample.wait_ms;
             round.preempted = round.preempted || sample.preempted;
         }
+        context.end_round();
         if (round.fresh) check_fresh_outputs(context, result.rounds.size());
         round.clocks = context.runtime.read_clocks();
         round.throttled = round.clocks && clock_watch.throttled(*round.clocks);

@@ -44,9 +44,16 @@ void WorkloadContext::load(SideState& state, int variant) {
 }
 
 void WorkloadContext::flush_caches(SideState& state) {
-    runtime.flush_cache();
+    if (!round_swept_) runtime.flush_cache();
     for (const Tensor& input : state.inputs()) runtime.evict(input);
     for (const Tensor& output : state.outputs()) runtime.evict(output);
+    runtime.release_side_threads();
+}
+
+void WorkloadContext::sweep_round() {
+    if (!runtime.evicts_tensors()) return;
+    runtime.flush_cache();
+    round_swept_ = true;
 }
 
 void WorkloadContext::call(SideState& state) {

@@ -74,9 +74,16 @@ public:
     void use_layout(SideState& state, std::size_t layout);
     // A call's inputs, and its accumulating outputs at their start: outside the window.
     void load(SideState& state, int variant);
-    // The caches before a call of the side: the runtime's flush, then the side's
-    // own tensors evicted (Runtime::evict).
+    // The caches before a call of the side: the runtime's flush (unless this
+    // round's sweep stands in for it), then the side's own tensors evicted
+    // (Runtime::evict).
     void flush_caches(SideState& state);
+    // A round's one flush, for both of its calls, where the runtime evicts each
+    // side's tensors itself (Runtime::evicts_tensors): the flush is most of a
+    // HOST round's cost (twice a last-level cache that can be hundreds of MiB).
+    // Until end_round, flush_caches only evicts.
+    void sweep_round();
+    void end_round() { round_swept_ = false; }
     // The side's call; a refusal (a tensor read as another dtype, an undeclared
     // name) or its own exception fails the run naming the workload and the side.
     void call(SideState& state);
@@ -101,6 +108,9 @@ public:
     std::vector<std::string> prep_read;   // the made inputs the prep step read (variant 0)
     std::set<std::string> mutated;        // prep tensors a call changed, reported
     const SchedulerWatch scheduler;       // the timing thread's
+
+private:
+    bool round_swept_ = false;  // sweep_round() until end_round()
 };
 
 }  // namespace forge::bench

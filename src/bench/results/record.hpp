@@ -68,7 +68,8 @@ struct PrepRecord {
     double ms = 0.0;                   // the prep step's own time
 };
 
-// One paired round: both sides timed back to back, each from a flushed cache.
+// One paired round: both sides timed back to back, each from a cold cache
+// (WorkloadContext::sweep_round).
 struct Round {
     Side first = Side::reference;      // the side timed first (the order alternates)
     int input_variant = 0;             // 0 and 1 alternate; a fresh round's is its own, from 2 on

@@ -103,6 +103,8 @@ public:
     // Waits for all of the backend's work, on every stream; throws when the work failed.
     virtual void synchronize() = 0;
 
+    // Everything a call left in the caches it reads through out (HOST: a sweep
+    // of twice the last-level cache; CUDA: a memset of twice the L2).
     virtual void flush_cache() = 0;
     // After flush_cache, `tensor` (one this runtime allocated) out of every cache
     // level, line by line (HOST). A sweep twice the size of an adaptive LLC still
@@ -110,6 +112,15 @@ public:
     // side's call right after its own read up to 8% faster. CUDA: nothing, the
     // L2 flush is a memset of twice its size.
     virtual void evict(const Tensor& tensor) { static_cast<void>(tensor); }
+    // Whether evict() takes a tensor out of every cache level. Then a round's
+    // two calls share one flush (WorkloadContext::sweep_round): the call between
+    // the flush and a side's own touched none of that side's lines but those of
+    // its tensors, which are evicted before it.
+    [[nodiscard]] virtual bool evicts_tensors() const { return false; }
+    // Just before each call from a flushed cache. HOST: threads a side made since
+    // its last call, still on the timing thread's CPU alone, get the process's
+    // CPUs for this one (timing_thread.hpp).
+    virtual void release_side_threads() {}
     // The device's clocks now (CUDA: NVML, where the driver provides it); read
     // after each round, outside every window. nullopt: this backend has none.
     [[nodiscard]] virtual std::optional<ClockReading> read_clocks() { return std::nullopt; }

@@ -21,6 +21,11 @@ struct CacheSize {
 // (x86-64: clflushopt where the CPU has it, else clflush; AArch64: dc civac),
 // then waits for it; elsewhere nothing.
 void evict_lines(const std::byte* data, std::size_t bytes) noexcept;
+#if defined(__x86_64__) || defined(__aarch64__)
+inline constexpr bool evicts_lines = true;
+#else
+inline constexpr bool evicts_lines = false;
+#endif
 
 class CacheFlusher {
 public:

@@ -85,7 +85,9 @@ public:
                 {"last_level_cache_bytes", cache_.bytes},
                 {"last_level_cache_source", cache_.source},
                 {"flush_bytes", flusher_.bytes()},
-                {"flush", "read-modify-write of every cache line, then the side's own tensors' lines flushed"},
+                {"flush", evicts_lines ? "read-modify-write of every cache line once per round, then each side's own "
+                                         "tensors' lines flushed before its call"
+                                       : "read-modify-write of every cache line before each call"},
                 {"memory_bandwidth",
                  {{"gbps", bandwidth_.gbps}, {"buffer_bytes", bandwidth_.bytes}, {"threads", bandwidth_.threads}}},
                 {"transparent_huge_pages", huge_pages_.empty() ? nlohmann::json(nullptr) : nlohmann::json(huge_pages_)},
@@ -143,14 +145,12 @@ public:
 
     void synchronize() override {}
 
-    void flush_cache() override {
-        // Before every call from a flushed cache, so threads a side made since the
-        // last one run on the process's CPUs in this call (timing_thread.hpp).
-        pin_.release_side_threads();
-        flusher_.flush();
-    }
+    void flush_cache() override { flusher_.flush(); }
 
     void evict(const Tensor& tensor) override { evict_lines(tensor.raw(), tensor.bytes()); }
+    [[nodiscard]] bool evicts_tensors() const override { return evicts_lines; }
+
+    void release_side_threads() override { pin_.release_side_threads(); }
 
     [[nodiscard]] double time_call(const std::function<void()>& call) override { return time_calls(call, 1); }
     [[nodiscard]] bool reads_thread_time() const override { return true; }
