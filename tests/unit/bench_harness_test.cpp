@@ -127,6 +127,25 @@ BOOST_AUTO_TEST_CASE(a_symmetric_run_reports_every_key_of_eval_json) {
             BOOST_TEST(w["profiler"][side]["calls"] == 3);  // median per call over three profiled calls
             BOOST_TEST(w["profiler"][side]["total_ns"].get<double>() > 0.0);
         }
+        // Where its wall time went: parts that add up to no more than the total,
+        // the measured part the counted rounds' calls.
+        const json& wall = w["wall_time"];
+        double parts_s = 0.0;
+        for (const auto& [key, seconds] : wall.items()) {
+            BOOST_TEST(seconds.get<double>() >= (key == "other_s" ? -1e-3 : 0.0), key);
+            if (key != "total_s" && key != "measured_fraction") parts_s += seconds.get<double>();
+        }
+        BOOST_TEST(parts_s == wall["total_s"].get<double>(), boost::test_tools::tolerance(1e-6));
+        double counted_s = 0.0;
+        for (const json& round : w["rounds"]) {
+            if (round["used"] == true) {
+                counted_s += (round["reference_ms"].get<double>() + round["student_ms"].get<double>()) * 1e-3;
+            }
+        }
+        BOOST_TEST(wall["measured_s"].get<double>() == counted_s, boost::test_tools::tolerance(1e-6));
+        BOOST_TEST(
+            wall["measured_fraction"].get<double>() == wall["measured_s"].get<double>() / wall["total_s"].get<double>(),
+            boost::test_tools::tolerance(1e-9));
         // The reported per-workload reading is the median of the samples.
         BOOST_TEST(w["reference_ms"] == w["samples"]["reference"]["median_ms"]);
         // The ratio comes with its interval and verdict.
@@ -1165,7 +1184,8 @@ private:
 // A round shares one flush between its two calls where the runtime evicts each
 // tensor itself, and every call from a flushed cache still starts cold for its
 // side: a flush since that side's last call, its own tensors evicted after the
-// other side's call.
+// other side's call. The warm-up and correctness calls before the first round
+// are made without a flush.
 BOOST_AUTO_TEST_CASE(a_round_flushes_once_and_each_call_evicts_its_own_tensors_after_the_other_side) {
     std::vector<std::string> events;
     fb::Bench bench = add_bench();
@@ -1198,7 +1218,8 @@ BOOST_AUTO_TEST_CASE(a_round_flushes_once_and_each_call_evicts_its_own_tensors_a
     std::map<std::string, bool> flushed_since_own_call;  // by side
     std::set<std::string> evicted;                       // since the last call of either side
     bool released = false;
-    for (const std::string& event : events) {
+    const auto first_flush = std::find(events.begin(), events.end(), "flush");
+    for (const std::string& event : std::vector<std::string>(first_flush, events.end())) {
         if (event == "flush") {
             ++flushes;
             for (auto& [side, flushed] : flushed_since_own_call) flushed = true;
@@ -1228,10 +1249,11 @@ BOOST_AUTO_TEST_CASE(a_round_flushes_once_and_each_call_evicts_its_own_tensors_a
             released = false;
         }
     }
-    // The rounds' calls (two per round) share a flush each; the warm-up, the
-    // profiled and the pipelined calls keep one per call.
+    // The rounds' calls (two per round) share a flush each; the profiled and
+    // the pipelined calls at most two per flush.
     BOOST_TEST(cold_calls >= 2 * rounds);
-    BOOST_TEST(flushes == cold_calls - rounds);
+    BOOST_TEST(flushes >= rounds);
+    BOOST_TEST(flushes <= cold_calls - rounds);
 }
 
 namespace {

@@ -73,10 +73,16 @@ void notice_unchecked_kernel_sets(WorkloadContext& context, const std::string& w
 
 // One timed call of a side on input variant v, from a cold cache; its
 // outputs, guards and prep tensors checked right after.
-Sample timed_sample(WorkloadContext& context, SideState& state, int v, std::size_t round) {
+Sample timed_sample(WorkloadContext& context, SideState& state, int v, std::size_t round, WallTime& wall) {
     Runtime& runtime = context.runtime;
-    context.load(state, v);
-    context.flush_caches(state);
+    {
+        const Stopwatch loading(wall.loads_s);
+        context.load(state, v);
+    }
+    {
+        const Stopwatch flushing(wall.flushes_s);
+        context.flush_caches(state);
+    }
     touch_bookkeeping(context, state);
     std::unique_ptr<LaunchLog> launches = runtime.log_launches();
     const Sample sample =
@@ -93,14 +99,18 @@ Sample timed_sample(WorkloadContext& context, SideState& state, int v, std::size
         note_kernel_set(state.sample_kernels, std::move(names));
     }
     launches.reset();
+    const Stopwatch checking(wall.output_checks_s);
     check_timed_outputs(context, state, v, {"timed call (eval.json rounds[", round, "])"});
     return sample;
 }
 
-// Untimed calls of both sides in turn, from flushed caches, for at least the
-// warm-up time: page faults, lazy initialisation and frequency ramps land
-// here, on both sides alike, not in the first rounds. On the variant the
-// first round on each layout does not use (RoundSchedule).
+// Untimed calls of both sides in turn, for at least the warm-up time: page
+// faults, lazy initialisation and frequency ramps land here, on both sides
+// alike, not in the first rounds. On the variant the first round on each
+// layout does not use (RoundSchedule). Their tensors come from memory as the
+// rounds' do, but no cache is swept: none of that depends on it, and a sweep
+// before each of these calls was most of a workload's wall time (32 sweeps of
+// 960 MiB where a VM reports a 480 MiB L3).
 void warm_up(WorkloadContext& context, const StoppingParameters& stopping) {
     const std::int64_t deadline = now_ns() + static_cast<std::int64_t>(stopping.warmup_s * 1e9);
     const std::size_t layouts = context.sides[0].layouts.size();
@@ -109,7 +119,7 @@ void warm_up(WorkloadContext& context, const StoppingParameters& stopping) {
         for (SideState& state : context.sides) {
             context.use_layout(state, calls % layouts);
             context.load(state, RoundSchedule::warm_up_variant);
-            context.flush_caches(state);
+            context.evict_tensors(state);
             context.call(state);
             context.runtime.synchronize();
             check_guards(context, state);
@@ -158,7 +168,10 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
     StoppingCriterion criterion(stopping, machine_readings(context.record.workloads));
     ClockWatch clock_watch;
     const MemoryCalibration memory_calibration;
-    warm_up(context, stopping);
+    {
+        const Stopwatch warming_up(result.wall.warm_up_s);
+        warm_up(context, stopping);
+    }
     // A retake continues the first measurement: its rounds count with these,
     // whose layouts (other copies of the tensors) are numbered on from its.
     std::size_t layout_offset = 0;
@@ -178,7 +191,7 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
         fresh_rounds += round.fresh && !round.preempted && !round.throttled ? 1 : 0;
         next_fresh_variant = std::max(next_fresh_variant, round.input_variant + 1);
     }
-    double drawing_s = 0.0;  // drawing fresh inputs
+    double drawing_s = 0.0;  // drawing fresh inputs, this measurement's
     bool stopping_due = false;
     std::size_t rounds_past_stop = 0;  // rounds the criterion would not have run: fresh ones
     const std::int64_t start = now_ns();
@@ -197,20 +210,27 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
         if (round.fresh) drawing_s += draw_fresh_inputs(context);
         round.t_s = static_cast<double>(now_ns() - start) * 1e-9;
         const Side second = round.first == Side::reference ? Side::student : Side::reference;
-        context.sweep_round();
-        for (Side s : {round.first, second}) {
-            const Sample sample = timed_sample(context, context.side(s), slot, result.rounds.size());
-            (s == Side::reference ? round.reference_ms : round.student_ms) = sample.ms;
-            (s == Side::reference ? round.reference_wait_ms : round.student_wait_ms) = sample.wait_ms;
-            round.preempted = round.preempted || sample.preempted;
+        {
+            const WorkloadContext::SweptRound swept(context, &result.wall.flushes_s);
+            for (Side s : {round.first, second}) {
+                const Sample sample = timed_sample(context, context.side(s), slot, result.rounds.size(), result.wall);
+                (s == Side::reference ? round.reference_ms : round.student_ms) = sample.ms;
+                (s == Side::reference ? round.reference_wait_ms : round.student_wait_ms) = sample.wait_ms;
+                round.preempted = round.preempted || sample.preempted;
+            }
         }
-        context.end_round();
-        if (round.fresh) check_fresh_outputs(context, result.rounds.size());
-        round.clocks = context.runtime.read_clocks();
+        if (round.fresh) {
+            const Stopwatch checking(result.wall.output_checks_s);
+            check_fresh_outputs(context, result.rounds.size());
+        }
+        {
+            const Stopwatch calibrating(result.wall.calibrations_s);
+            round.clocks = context.runtime.read_clocks();
+            round.calibration_ms = time_calibration_ms();
+            round.memory_calibration_ms = memory_calibration.time_ms();
+        }
         round.throttled = round.clocks && clock_watch.throttled(*round.clocks);
         fresh_rounds += round.fresh && !round.preempted && !round.throttled ? 1 : 0;
-        round.calibration_ms = time_calibration_ms();
-        round.memory_calibration_ms = memory_calibration.time_ms();
         result.rounds.push_back(round);
         criterion.add(result.reading(result.rounds.size() - 1));
         rounds_past_stop += stopping_due ? 1 : 0;
@@ -230,7 +250,13 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
     result.rounds_wall_s = static_cast<double>(now_ns() - start) * 1e-9 +
                            (continued != nullptr ? continued->rounds_wall_s : 0.0);
     result.measured_s = criterion.measured_s();
-    result.fresh_inputs_s = drawing_s + (continued != nullptr ? continued->fresh_inputs_s : 0.0);
+    result.wall.fresh_inputs_s += drawing_s;
+    result.wall.measured_s = 0.0;
+    result.wall.set_aside_s = 0.0;
+    for (const Round& round : result.rounds) {
+        (round.used ? result.wall.measured_s : result.wall.set_aside_s) +=
+            (round.reference_ms + round.student_ms) * 1e-3;
+    }
 
     // The ms columns come from the same rounds and readings as the ratio.
     std::vector<double> reference_ms;
@@ -268,6 +294,7 @@ void measure_pipelined(WorkloadContext& context, WorkloadRecord& result) {
     }
     for (int r = 0; r < repeats; ++r) {
         const Side first = r % 2 == 0 ? Side::reference : Side::student;
+        const WorkloadContext::SweptRound swept(context);
         for (Side s : {first, first == Side::reference ? Side::student : Side::reference}) {
             SideState& state = context.side(s);
             const int calls = result.side(s).pipelined_calls;

@@ -1,10 +1,12 @@
 #include "harness/workload_context.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <exception>
 #include <utility>
 
 #include "access.hpp"
+#include "runtime/timer.hpp"
 #include "side_call_error.hpp"
 
 namespace forge::bench {
@@ -45,15 +47,21 @@ void WorkloadContext::load(SideState& state, int variant) {
 
 void WorkloadContext::flush_caches(SideState& state) {
     if (!round_swept_) runtime.flush_cache();
+    evict_tensors(state);
+}
+
+void WorkloadContext::evict_tensors(SideState& state) {
     for (const Tensor& input : state.inputs()) runtime.evict(input);
     for (const Tensor& output : state.outputs()) runtime.evict(output);
     runtime.release_side_threads();
 }
 
-void WorkloadContext::sweep_round() {
-    if (!runtime.evicts_tensors()) return;
-    runtime.flush_cache();
-    round_swept_ = true;
+WorkloadContext::SweptRound::SweptRound(WorkloadContext& context, double* sweep_s) : context_(context) {
+    if (!context_.runtime.evicts_tensors()) return;
+    const std::int64_t start = now_ns();
+    context_.runtime.flush_cache();
+    if (sweep_s != nullptr) *sweep_s += static_cast<double>(now_ns() - start) * 1e-9;
+    context_.round_swept_ = true;
 }
 
 void WorkloadContext::call(SideState& state) {

@@ -74,16 +74,28 @@ public:
     void use_layout(SideState& state, std::size_t layout);
     // A call's inputs, and its accumulating outputs at their start: outside the window.
     void load(SideState& state, int variant);
-    // The caches before a call of the side: the runtime's flush (unless this
-    // round's sweep stands in for it), then the side's own tensors evicted
-    // (Runtime::evict).
+    // The caches before a call of the side: the runtime's flush (unless a
+    // SweptRound stands in for it), then evict_tensors.
     void flush_caches(SideState& state);
-    // A round's one flush, for both of its calls, where the runtime evicts each
-    // side's tensors itself (Runtime::evicts_tensors): the flush is most of a
-    // HOST round's cost (twice a last-level cache that can be hundreds of MiB).
-    // Until end_round, flush_caches only evicts.
-    void sweep_round();
-    void end_round() { round_swept_ = false; }
+    // The side's own tensors out of the caches (Runtime::evict), and its threads
+    // given the process's CPUs (Runtime::release_side_threads).
+    void evict_tensors(SideState& state);
+
+    // One flush for a round of calls, each side's at most one, where the
+    // runtime evicts each side's tensors itself (Runtime::evicts_tensors): the
+    // flush is most of a HOST round's cost (twice a last-level cache that can be
+    // hundreds of MiB). While it lives, flush_caches only evicts.
+    class SweptRound {
+    public:
+        // `sweep_s`: where given, the sweep's seconds are added to it.
+        explicit SweptRound(WorkloadContext& context, double* sweep_s = nullptr);
+        SweptRound(const SweptRound&) = delete;
+        SweptRound& operator=(const SweptRound&) = delete;
+        ~SweptRound() { context_.round_swept_ = false; }
+
+    private:
+        WorkloadContext& context_;
+    };
     // The side's call; a refusal (a tensor read as another dtype, an undeclared
     // name) or its own exception fails the run naming the workload and the side.
     void call(SideState& state);
@@ -110,7 +122,7 @@ public:
     const SchedulerWatch scheduler;       // the timing thread's
 
 private:
-    bool round_swept_ = false;  // sweep_round() until end_round()
+    bool round_swept_ = false;  // while a SweptRound lives
 };
 
 }  // namespace forge::bench

@@ -52,6 +52,7 @@ void check_untimed_work(WorkloadContext& context, SideState& state, const Profil
 void take_profiled_calls(WorkloadContext& context, std::array<ProfiledSide, 2>& profiled) {
     for (std::size_t c = 0;; ++c) {
         bool took = false;
+        const WorkloadContext::SweptRound swept(context);
         for (std::size_t i = 0; i < 2; ++i) {
             SideState& state = context.sides[c % 2 == 0 ? i : 1 - i];
             ProfiledSide& p = profiled[WorkloadContext::index_of(state.side)];

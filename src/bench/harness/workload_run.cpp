@@ -2,6 +2,7 @@
 
 #include <exception>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -119,20 +120,38 @@ StoppingParameters stopping_after_checks(const StoppingParameters& stopping, Wor
 WorkloadRecord measure_workload(const BenchDefinition& bench, const WindowContract& contract, Runtime& runtime,
                                 const RunOptions& options, const Workload& workload, RunRecord& record,
                                 const StoppingParameters& stopping, const WorkloadRecord* continued) {
-    WorkloadContext context(bench, contract, runtime, options, workload, record);
     WorkloadRecord result;
     result.workload = &workload;
-    make_workload_tensors(context, result);
-    SidesSetUp set_up(context);
-    for (int v = 0; v < input_variants; ++v) check_untimed_calls(context, v);
-    const StoppingParameters used = stopping_after_checks(stopping, context);
-    result.stopping_preset = used.preset;
-    measure_rounds(context, used, continued, result);
-    measure_pipelined(context, result);
-    profile_sides(context, result);
-    set_up.tear_down();
+    if (continued != nullptr) result.wall = continued->wall;
+    WallTime& wall = result.wall;
+    {
+        const Stopwatch whole(wall.total_s);
+        WorkloadContext context(bench, contract, runtime, options, workload, record);
+        std::optional<SidesSetUp> set_up;
+        {
+            const Stopwatch setting_up(wall.setup_s);
+            make_workload_tensors(context, result);
+            set_up.emplace(context);
+        }
+        {
+            const Stopwatch checking(wall.correctness_s);
+            for (int v = 0; v < input_variants; ++v) check_untimed_calls(context, v);
+        }
+        const StoppingParameters used = stopping_after_checks(stopping, context);
+        result.stopping_preset = used.preset;
+        measure_rounds(context, used, continued, result);
+        {
+            const Stopwatch pipelining(wall.pipelined_s);
+            measure_pipelined(context, result);
+        }
+        {
+            const Stopwatch profiling(wall.profiled_s);
+            profile_sides(context, result);
+        }
+        set_up->tear_down();
+        if (result.prep) result.prep->mutated.assign(context.mutated.begin(), context.mutated.end());
+    }
     log_workload(options, result);
-    if (result.prep) result.prep->mutated.assign(context.mutated.begin(), context.mutated.end());
     return result;
 }
 

@@ -74,8 +74,26 @@ nlohmann::json stopping_json(const WorkloadRecord& w, const WorkloadSummary& sum
             {"memory_calibration_before_ms", w.memory_calibration_before_ms},
             {"half_width", summary.rounds_half_width},
             {"measured_s", w.measured_s},
-            {"fresh_inputs_s", w.fresh_inputs_s},
+            {"fresh_inputs_s", w.wall.fresh_inputs_s},
             {"wall_s", w.rounds_wall_s}};
+}
+
+nlohmann::json wall_time_json(const WallTime& wall) {
+    return {{"total_s", wall.total_s},
+            {"setup_s", wall.setup_s},
+            {"correctness_s", wall.correctness_s},
+            {"warm_up_s", wall.warm_up_s},
+            {"measured_s", wall.measured_s},
+            {"set_aside_s", wall.set_aside_s},
+            {"flushes_s", wall.flushes_s},
+            {"loads_s", wall.loads_s},
+            {"output_checks_s", wall.output_checks_s},
+            {"fresh_inputs_s", wall.fresh_inputs_s},
+            {"calibrations_s", wall.calibrations_s},
+            {"pipelined_s", wall.pipelined_s},
+            {"profiled_s", wall.profiled_s},
+            {"other_s", wall.other_s()},
+            {"measured_fraction", wall.measured_fraction()}};
 }
 
 // Fresh rounds against the others (fresh_inputs.hpp); null with fewer than two of either.
@@ -288,6 +306,7 @@ nlohmann::json performance_json(const RunRecord& record, const RunSummary& summa
              {"between_runs", between_runs_json(w.between_runs)},
              {"precision_reached", counted.precision_reached},
              {"stopping", stopping_json(w, counted)},
+             {"wall_time", wall_time_json(w.wall)},
              {"drift", drift_json(w.drift)},
              {"reuse", reuse_json(w.reuse)},
              {"rounds", rounds_json(w)},

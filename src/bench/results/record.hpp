@@ -16,6 +16,7 @@
 #include "forge/stats/ratio_interval.hpp"
 #include "forge/stats/summary.hpp"
 #include "forge/table/kernel_table.hpp"
+#include "results/wall_time.hpp"
 #include "rules/compare.hpp"
 #include "rules/counted_rounds.hpp"
 #include "rules/drift.hpp"
@@ -128,7 +129,7 @@ struct WorkloadRecord {
     std::string_view stopping_preset;
     double rounds_wall_s = 0.0;        // the rounds' wall time, harness work included
     double measured_s = 0.0;           // both sides' timed calls, summed
-    double fresh_inputs_s = 0.0;       // drawing fresh rounds' inputs (and their prep), in rounds_wall_s
+    WallTime wall;                     // a retake's adds to its first measurement's
     Drift drift;
     std::optional<Reuse> reuse;        // fresh rounds against the others, where both exist
 
