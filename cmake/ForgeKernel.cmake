@@ -47,6 +47,10 @@ endif()
 set(FORGE_EXECUTABLE "" CACHE FILEPATH
   "A built `forge` to validate contracts with at configure time (empty: the package's, or one built from source into the build tree)")
 option(FORGE_BENCH_QUICK "Run the operator benches with --quick (fewer samples: for CI, not for ratios you keep)" OFF)
+set(FORGE_BENCH_PRECISION "" CACHE STRING
+  "Each workload's precision target, a fraction (0.02: +/-2%); empty: the bench's own (0.01). A card's PRECISION wins")
+set(FORGE_BENCH_TIME_CAP "" CACHE STRING
+  "Each workload's time cap in seconds; empty: the bench's own (4; 0.3 with --quick). A card's TIME_CAP wins")
 
 include("${CMAKE_CURRENT_LIST_DIR}/ForgeTool.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/ForgeScaffold.cmake")

@@ -12,8 +12,8 @@ include_guard(GLOBAL)
 # Options (none yet); keywords that take one value; keywords that take a list:
 # the card's files by role, then the libraries, then the rest.
 set(_forge_file_keywords REFERENCE STUDENT BENCH PREP)
-set_property(GLOBAL PROPERTY _FORGE_OPERATOR_OPTIONS "")
-set_property(GLOBAL PROPERTY _FORGE_OPERATOR_ONE_VALUE_KEYWORDS DIRECTORY BACKEND GATE TIMEOUT)
+set_property(GLOBAL PROPERTY _FORGE_OPERATOR_OPTIONS QUICK)
+set_property(GLOBAL PROPERTY _FORGE_OPERATOR_ONE_VALUE_KEYWORDS DIRECTORY BACKEND GATE TIMEOUT PRECISION TIME_CAP)
 set_property(GLOBAL PROPERTY _FORGE_OPERATOR_FILE_KEYWORDS ${_forge_file_keywords})
 set_property(GLOBAL PROPERTY _FORGE_OPERATOR_MULTI_VALUE_KEYWORDS
   ${_forge_file_keywords} LIBRARIES REFERENCE_LIBRARIES STUDENT_LIBRARIES LABELS)
@@ -99,6 +99,7 @@ function(forge_add_operator)
   if(DEFINED arg_TIMEOUT AND (NOT arg_TIMEOUT MATCHES "^[0-9]+$" OR arg_TIMEOUT EQUAL 0))
     message(FATAL_ERROR "${context}: TIMEOUT is \"${arg_TIMEOUT}\"; it must be a positive whole number of seconds.")
   endif()
+  _forge_bench_stopping_args("${context}" "${arg_QUICK}" "${arg_PRECISION}" "${arg_TIME_CAP}" stopping_args)
 
   get_property(operators GLOBAL PROPERTY _FORGE_OPERATORS)
   if(name IN_LIST operators)
@@ -242,7 +243,8 @@ function(forge_add_operator)
     endforeach()
   endif()
 
-  _forge_add_operator_tests(${name} "${card}" ${arg_BACKEND} "${arg_GATE}" "${arg_TIMEOUT}" "${arg_LABELS}")
+  _forge_add_operator_tests(${name} "${card}" ${arg_BACKEND} "${arg_GATE}" "${arg_TIMEOUT}" "${arg_LABELS}"
+    "${stopping_args}")
 endfunction()
 
 # `words` (a list) as prose, in `out`: "A", "A and B", "A, B and C".

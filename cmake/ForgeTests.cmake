@@ -4,8 +4,51 @@
 # measures a stale binary.
 include_guard(GLOBAL)
 
-# forge.<name>.bench, .prep, .credit and, with a gate, .gate.
-function(_forge_add_operator_tests name card backend gate timeout labels)
+# How a card's bench stops, as its arguments (--quick, --precision, --time-cap),
+# in `out`: the card's keyword (QUICK, PRECISION, TIME_CAP), else the project's
+# cache variable (FORGE_BENCH_QUICK, FORGE_BENCH_PRECISION, FORGE_BENCH_TIME_CAP),
+# else the bench's own. A value the bench would refuse stops the configure.
+function(_forge_bench_stopping_args context quick precision time_cap out)
+  set(args "")
+  if(quick OR FORGE_BENCH_QUICK)
+    list(APPEND args --quick)
+  endif()
+  set(number "^([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+)?$")
+  foreach(setting IN ITEMS precision time_cap)
+    string(TOUPPER "${setting}" keyword)
+    if(NOT "${${setting}}" STREQUAL "")
+      set(value "${${setting}}")
+      set(given "${context}: ${keyword} is \"${value}\"")
+      set(example "e.g. ${keyword} ")
+    elseif(NOT "${FORGE_BENCH_${keyword}}" STREQUAL "")
+      set(value "${FORGE_BENCH_${keyword}}")
+      set(given "FORGE_BENCH_${keyword} (a cache variable) is \"${value}\"")
+      set(example "e.g. -DFORGE_BENCH_${keyword}=")
+    else()
+      continue()
+    endif()
+    if(setting STREQUAL "precision")
+      if(NOT value MATCHES "${number}" OR NOT (value GREATER 0 AND value LESS 1))
+        message(FATAL_ERROR "${given}; it must be a fraction between 0 and 1: how narrow each workload's 95% "
+          "interval must be, relative to its ratio, before its rounds stop (${example}0.02 for +/-2%; "
+          "left out, the bench's own: 0.01).")
+      endif()
+      list(APPEND args --precision "${value}")
+    else()
+      if(NOT value MATCHES "${number}" OR NOT (value GREATER 0 AND NOT value GREATER 3600))
+        message(FATAL_ERROR "${given}; it must be seconds, more than 0 and at most 3600: how long each "
+          "workload's rounds may go on when the precision is not reached first (${example}8; "
+          "left out, the bench's own: 4, or 0.3 with --quick).")
+      endif()
+      list(APPEND args --time-cap "${value}")
+    endif()
+  endforeach()
+  set(${out} "${args}" PARENT_SCOPE)
+endfunction()
+
+# forge.<name>.bench, .prep, .credit and, with a gate, .gate; `stopping_args`
+# from _forge_bench_stopping_args.
+function(_forge_add_operator_tests name card backend gate timeout labels stopping_args)
   set(contract "${card}/window.toml")
   set(run_dir "${CMAKE_CURRENT_BINARY_DIR}/${name}")
   set(eval "${run_dir}/eval.json")
@@ -16,10 +59,7 @@ function(_forge_add_operator_tests name card backend gate timeout labels)
     set(labels ";${labels}")  # the user's LABELS, after ours
   endif()
 
-  set(bench_args --contract "${contract}" --eval "${eval}" --operator "${name}")
-  if(FORGE_BENCH_QUICK)
-    list(APPEND bench_args --quick)
-  endif()
+  set(bench_args --contract "${contract}" --eval "${eval}" --operator "${name}" ${stopping_args})
   add_test(NAME forge.${name}.bench COMMAND forge_${name}_bench ${bench_args} WORKING_DIRECTORY "${run_dir}")
   set_property(GLOBAL APPEND PROPERTY _FORGE_BENCH_EVALS "forge.${name}.bench|${eval}")
   # The bench exits 77 when the backend has no device: CTest's skip.

@@ -29,7 +29,7 @@ namespace {
 
 constexpr std::string_view usage_text =
     "usage: BENCH --contract <card>/window.toml --eval <file>/eval.json --operator <name> [--quick]\n"
-    "             [--precision FRACTION]\n"
+    "             [--precision FRACTION] [--time-cap SECONDS]\n"
     "  --contract  the operator's window.toml (or its card directory)\n"
     "  --eval      where to write eval.json (atomically; its directory is made); beside it,\n"
     "              <operator>.runs.json keeps this bench's last runs, whose spread each\n"
@@ -38,6 +38,8 @@ constexpr std::string_view usage_text =
     "  --quick     fewer rounds and a shorter time cap (tests)\n"
     "  --precision stop when each workload's 95% ratio interval is within +/- this\n"
     "              fraction of its ratio (default 0.01, or the bench's Bench::precision)\n"
+    "  --time-cap  each workload's rounds stop after this many seconds of wall time if\n"
+    "              the precision is not reached first (default 4; --quick: 0.3)\n"
     "exit: 0 ran and outputs matched; 1 correctness failed or a violation was caught;\n"
     "      2 usage or contract error; 77 the backend cannot run here (eval.json says why)\n";
 
@@ -47,22 +49,40 @@ struct Arguments {
     std::string operator_name;
     bool quick = false;
     std::optional<double> precision;
+    std::optional<double> time_cap_s;
 };
 
-// A fraction in (0, 1), or std::invalid_argument naming the flag.
-double parse_precision(std::string_view text) {
+// The whole of `text` as a number; nullopt where it is not one.
+std::optional<double> parse_number(std::string_view text) {
     std::size_t used = 0;
     double value = 0.0;
     try {
         value = std::stod(std::string(text), &used);
     } catch (const std::exception&) {
-        used = 0;
+        return std::nullopt;
     }
-    if (used != text.size() || !(value > 0.0 && value < 1.0)) {
+    if (used != text.size()) return std::nullopt;
+    return value;
+}
+
+// A fraction in (0, 1), or std::invalid_argument naming the flag.
+double parse_precision(std::string_view text) {
+    const std::optional<double> value = parse_number(text);
+    if (!value || !(*value > 0.0 && *value < 1.0)) {
         throw std::invalid_argument("--precision takes a fraction between 0 and 1 (0.01 for +/-1%), not '" +
                                     std::string(text) + "'");
     }
-    return value;
+    return *value;
+}
+
+// Seconds, more than 0 and at most an hour, or std::invalid_argument naming the flag.
+double parse_time_cap(std::string_view text) {
+    const std::optional<double> value = parse_number(text);
+    if (!value || !(*value > 0.0 && *value <= 3600.0)) {
+        throw std::invalid_argument("--time-cap takes seconds, more than 0 and at most 3600 (4 is the default), not '" +
+                                    std::string(text) + "'");
+    }
+    return *value;
 }
 
 // Throws std::invalid_argument naming the problem.
@@ -78,6 +98,11 @@ std::optional<Arguments> parse(int argc, char** argv) {
         if (arg == "--precision") {
             if (i + 1 >= argc) throw std::invalid_argument("--precision needs a value");
             args.precision = parse_precision(argv[++i]);
+            continue;
+        }
+        if (arg == "--time-cap") {
+            if (i + 1 >= argc) throw std::invalid_argument("--time-cap needs a value");
+            args.time_cap_s = parse_time_cap(argv[++i]);
             continue;
         }
         std::string* value = arg == "--contract" ? &args.contract
@@ -220,6 +245,7 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
         options.eval_path = args->eval;
         options.quick = args->quick;
         options.precision = args->precision;
+        options.time_cap_s = args->time_cap_s;
         options.history_path = history_path(*args);
         options.bench_identity = executable_digest();
         options.log = &std::cerr;

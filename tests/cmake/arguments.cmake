@@ -4,7 +4,11 @@ include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 set(source "${WORK_DIR}/project/consumer")
 set(cases
-  "BACKEND HOST REFERNCE r.cpp|unknown argument \"REFERNCE\". The keywords are DIRECTORY, BACKEND, GATE and TIMEOUT (with one value) and REFERENCE, STUDENT, BENCH, PREP, LIBRARIES, REFERENCE_LIBRARIES, STUDENT_LIBRARIES and LABELS (with a list)."
+  "BACKEND HOST REFERNCE r.cpp|unknown argument \"REFERNCE\". The keywords are QUICK (alone), DIRECTORY, BACKEND, GATE, TIMEOUT, PRECISION and TIME_CAP (with one value) and REFERENCE, STUDENT, BENCH, PREP, LIBRARIES, REFERENCE_LIBRARIES, STUDENT_LIBRARIES and LABELS (with a list)."
+  "BACKEND HOST PRECISION 1.5|PRECISION is \"1.5\""
+  "BACKEND HOST PRECISION 1%|it must be a fraction between 0 and 1: how narrow each workload's 95% interval must be"
+  "BACKEND HOST TIME_CAP 0|TIME_CAP is \"0\""
+  "BACKEND HOST TIME_CAP 10s|it must be seconds, more than 0 and at most 3600"
   "BACKEND|BACKEND given without a value"
   "BACKEND HOST LABELS|LABELS given without a value"
   "BACKEND ROCM|it must be CUDA or HOST"
@@ -64,3 +68,27 @@ configure_consumer("${source}" "${WORK_DIR}/build" result log)
 expect_match("${log}" "testing is not enabled in[ \n]+[^ \n]*/ops/CMakeLists\\.txt"
   "enable_testing() after add_subdirectory()")
 
+
+# How a card's bench stops: its keywords, else the project's cache variables,
+# reach the bench's command line; a cache variable the bench would refuse is a
+# configure error naming it.
+set(CONSUMER_QUICK OFF)
+file(REMOVE_RECURSE "${source}")
+write_consumer("${source}" "forge_add_operator(scale BACKEND HOST QUICK PRECISION 0.02 TIME_CAP 6)
+forge_add_operator(plain BACKEND HOST)")
+configure_consumer("${source}" "${WORK_DIR}/stopping" result log)  # scaffolds both, then refuses
+declare_placeholder("${source}/scale")
+declare_placeholder("${source}/plain")
+configure_ok("${source}" "${WORK_DIR}/stopping" -DFORGE_BENCH_PRECISION=5e-2 -DFORGE_BENCH_TIME_CAP=)
+file(STRINGS "${WORK_DIR}/stopping/CTestTestfile.cmake" scale REGEX "^add_test\\(.*forge\\.scale\\.bench")
+expect_match("${scale}" "\"--operator\" \"scale\" \"--quick\" \"--precision\" \"0\\.02\" \"--time-cap\" \"6\"\\)"
+  "a card's QUICK, PRECISION and TIME_CAP")
+file(STRINGS "${WORK_DIR}/stopping/CTestTestfile.cmake" plain REGEX "^add_test\\(.*forge\\.plain\\.bench")
+expect_match("${plain}" "\"--operator\" \"plain\" \"--precision\" \"5e-2\"\\)" "FORGE_BENCH_PRECISION")
+configure_consumer("${source}" "${WORK_DIR}/stopping" result log -DFORGE_BENCH_TIME_CAP=forever)
+if(result EQUAL 0)
+  fail("configure accepted -DFORGE_BENCH_TIME_CAP=forever")
+endif()
+string(REGEX REPLACE "[ \n]+" " " log "${log}")
+expect_match("${log}" "FORGE_BENCH_TIME_CAP \\(a cache variable\\) is \"forever\"; it must be seconds"
+  "-DFORGE_BENCH_TIME_CAP=forever")

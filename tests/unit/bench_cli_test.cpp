@@ -191,6 +191,24 @@ BOOST_AUTO_TEST_CASE(precision_is_a_fraction) {
                forge::exit_code::usage);
 }
 
+BOOST_AUTO_TEST_CASE(the_time_cap_is_seconds_and_reaches_the_stopping_rule) {
+    const std::string contract = (data_dir / "add_symmetric.toml").string();
+    for (const char* refused : {"0", "-1", "2s", "3601"}) {
+        BOOST_TEST(bench_main({"--contract", contract, "--eval", "e.json", "--operator", "add", "--time-cap",
+                               refused}) == forge::exit_code::usage,
+                   refused);
+    }
+    BOOST_TEST(bench_main({"--contract", contract, "--eval", "e.json", "--operator", "add", "--time-cap"}) ==
+               forge::exit_code::usage);
+    TempDir dir("forge_bench_cli");
+    const fs::path eval = dir.path / "eval.json";
+    BOOST_TEST_REQUIRE(bench_main({"--contract", contract, "--eval", eval.string(), "--operator", "add", "--quick",
+                                   "--time-cap", "0.2", "--precision", "0.03"}) == forge::exit_code::ok);
+    const auto stopping = nlohmann::json::parse(forge::read_file(eval))["performance"]["stopping"];
+    BOOST_TEST(stopping["max_wall_s"].get<double>() == 0.2);
+    BOOST_TEST(stopping["precision"].get<double>() == 0.03);
+}
+
 namespace {
 fb::Bench make_cuda_add() { return make_add(fb::Backend::cuda); }
 }  // namespace

@@ -24,6 +24,7 @@ struct RunOptions {
     std::ostream* log = nullptr;      // progress and problems for people; null: silent
     int cuda_device = 0;              // the CUDA device a CUDA bench runs on
     std::optional<double> precision;  // --precision: wins over Bench::precision and the default
+    std::optional<double> time_cap_s;  // --time-cap: each workload's rounds' wall time, past the preset's
     nlohmann::json build;             // how the bench was built: eval.json "build"
     std::vector<std::string> notices;  // found before the run (how the sides were built): eval.json's first notices
     // The CUDA architectures the bench was built for (CMake's syntax): a notice when

@@ -128,6 +128,7 @@ RunResult run(const Bench& card_bench, const WindowContract& contract, const Run
     record.stopping = options.quick ? StoppingParameters::quick() : StoppingParameters::standard();
     if (bench.precision()) record.stopping.precision = *bench.precision();
     if (options.precision) record.stopping.precision = *options.precision;
+    if (options.time_cap_s) record.stopping.max_wall_s = *options.time_cap_s;
     record.build = options.build;
     // Before the device: a definition that disagrees with window.toml fails on
     // every machine, a GPU-less one included (eval.json then has no device facts).
