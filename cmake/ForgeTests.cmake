@@ -130,9 +130,11 @@ function(_forge_add_build_test)
 endfunction()
 
 # CTest shows a skipped bench as `***Skipped`, without the reason its eval.json
-# keeps: after the tests, ctest prints the skipped benches of the run once, with
-# their reasons (ForgeSkippedBenches.cmake), from the build tree's
-# CTestCustom.cmake. A project that writes its own CTestCustom.cmake keeps it;
+# keeps, and a passed one without what its verdict needs said: after the tests,
+# ctest prints the skipped benches of the run once, with their reasons
+# (ForgeSkippedBenches.cmake), then the benches whose verdict is imprecise,
+# quick or from a busier machine (ForgeVerdictNotes.cmake), from the build
+# tree's CTestCustom.cmake. A project that writes its own CTestCustom.cmake keeps it;
 # it can include() <build>/CMakeFiles/ForgeCTestCustom.cmake to have this too.
 function(_forge_write_ctest_custom)
   get_property(benches GLOBAL PROPERTY _FORGE_BENCH_EVALS)
@@ -143,15 +145,19 @@ function(_forge_write_ctest_custom)
   list(JOIN benches "\n" lines)
   file(CONFIGURE OUTPUT "${state}/ForgeBenches.txt" CONTENT "@lines@\n" @ONLY)
   set(script "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ForgeSkippedBenches.cmake")
+  set(notes_script "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ForgeVerdictNotes.cmake")
   set(started "${state}/ForgeCTestStarted")
   file(CONFIGURE OUTPUT "${state}/ForgeCTestCustom.cmake" @ONLY CONTENT [==[
-# Written by ForgeKernel (ForgeTests.cmake): say once which benches of a ctest run did not run, and why.
+# Written by ForgeKernel (ForgeTests.cmake): say once which benches of a ctest run did not run, and why,
+# and which passed with a verdict to read with care.
 # A failing post-test command fails the ctest run: none without its script.
-if(EXISTS [[@script@]])
-  list(APPEND CTEST_CUSTOM_PRE_TEST [[ "@CMAKE_COMMAND@" -E touch "@started@" ]])
-  list(APPEND CTEST_CUSTOM_POST_TEST
-    [[ "@CMAKE_COMMAND@" "-DFORGE_BENCHES=@state@/ForgeBenches.txt" "-DFORGE_STARTED=@started@" -P "@script@" ]])
-endif()
+list(APPEND CTEST_CUSTOM_PRE_TEST [[ "@CMAKE_COMMAND@" -E touch "@started@" ]])
+foreach(_forge_script IN ITEMS [[@script@]] [[@notes_script@]])
+  if(EXISTS "${_forge_script}")
+    list(APPEND CTEST_CUSTOM_POST_TEST
+      "\"@CMAKE_COMMAND@\" \"-DFORGE_BENCHES=@state@/ForgeBenches.txt\" \"-DFORGE_STARTED=@started@\" -P \"${_forge_script}\"")
+  endif()
+endforeach()
 ]==])
   set(custom "${CMAKE_BINARY_DIR}/CTestCustom.cmake")
   set(marker "# ForgeKernel's: include(\"${state}/ForgeCTestCustom.cmake\")")
