@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <numeric>
 
+#include "runtime/host/cache_flush.hpp"
 #include "runtime/host_memory.hpp"
 #include "runtime/timer.hpp"
 
@@ -37,6 +38,7 @@ void MemoryCalibration::Release::operator()(std::byte* p) const noexcept { relea
 
 double MemoryCalibration::time_ms() const {
     const auto* words = reinterpret_cast<const std::uint64_t*>(buffer_.get());
+    evict_lines(buffer_.get(), memory_calibration_bytes);
     compiler_barrier();
     const std::int64_t start = now_ns();
     const std::uint64_t sum = std::accumulate(words, words + memory_calibration_bytes / sizeof(std::uint64_t),

@@ -13,8 +13,11 @@ namespace forge::bench {
 [[nodiscard]] double time_calibration_ms();
 
 // The memory side of the machine's state: a sequential read of 8 MiB of its
-// own (evicted by the flushes between rounds, so read from memory), whose time
-// follows the memory bandwidth the neighbours leave this core.
+// own, its lines evicted first so it is read from memory, whose time follows
+// the memory bandwidth the neighbours leave this core. Not left to the rounds'
+// sweeps: a last-level cache that keeps lines by their use kept the buffer
+// after some of them, and those readings, twice as fast, made the rounds
+// around the others look busy.
 class MemoryCalibration {
 public:
     MemoryCalibration();
