@@ -11,6 +11,7 @@
 #include <string_view>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "forge/bench/bench.hpp"
 #include "forge/bench/run.hpp"
@@ -21,7 +22,9 @@
 #include "forge/report/findings_view.hpp"
 #include "definition.hpp"
 #include "runtime/cuda/gpu_choice.hpp"
+#include "runtime/host/vector_extensions.hpp"
 #include "side_options.hpp"
+#include "side_targets.hpp"
 
 namespace forge::bench {
 
@@ -174,6 +177,12 @@ void print_findings(const ContractCheck& check) {
     for (const Finding& finding : check.findings) std::cerr << format_finding(finding, check.path) << "\n";
 }
 
+// The options among the build's C++ and C flags and a side's own that choose its instructions.
+std::vector<std::string> side_target(const BuildInfo& build, std::string_view side_options) {
+    return target_options(std::string(build.flags) + " " + std::string(build.c_flags),
+                          options_by_language(side_options));
+}
+
 // eval.json's "build": how forge_add_operator() compiled the bench.
 nlohmann::json build_json(const BuildInfo& build) {
     nlohmann::json json = {{"build_type", std::string(build.build_type)},
@@ -193,6 +202,8 @@ nlohmann::json build_json(const BuildInfo& build) {
         json["reference_options"] = options_by_language(build.reference_options);
         json["student_options"] = options_by_language(build.student_options);
     }
+    json["reference_target"] = side_target(build, build.reference_options);
+    json["student_target"] = side_target(build, build.student_options);
     return json;
 }
 
@@ -254,6 +265,14 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
             options.cuda_architectures = build->cuda_architectures;
             if (auto notice = side_options_notice(build->reference_options, build->student_options)) {
                 options.notices.push_back(std::move(*notice));
+            }
+            // A CUDA card's timed work is the GPU's; its host code's instructions are not the question.
+            if (BenchDefinition(bench).backend() == Backend::host) {
+                if (auto notice =
+                        baseline_target_notice(side_target(*build, build->reference_options),
+                                               side_target(*build, build->student_options), cpu_vector_extensions())) {
+                    options.notices.push_back(std::move(*notice));
+                }
             }
             if (!build->optimized) {
                 std::cerr << "warning: this bench was built without optimisation (build type '" << build->build_type

@@ -16,6 +16,7 @@
 #include "runtime/host/memory_bandwidth.hpp"
 #include "runtime/host/sysfs.hpp"
 #include "runtime/host/timing_thread.hpp"
+#include "runtime/host/vector_extensions.hpp"
 #include "runtime/kernel_calls.hpp"
 #include "runtime/preemption.hpp"
 #include "runtime/regions.hpp"
@@ -77,6 +78,7 @@ public:
         const std::string governor = first_line_of(cpufreq + "scaling_governor");
         return {{"name", cpu_model()},
                 {"hardware_threads", std::thread::hardware_concurrency()},
+                {"vector_extensions", cpu_vector_extensions()},
                 {"pinned_cpu", pin_.cpu() >= 0 ? nlohmann::json(pin_.cpu()) : nlohmann::json(nullptr)},
                 {"side_threads_released", pin_.released()},
                 {"frequency_governor", governor.empty() ? nlohmann::json(nullptr) : nlohmann::json(governor)},
