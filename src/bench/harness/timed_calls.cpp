@@ -109,8 +109,8 @@ Sample timed_sample(WorkloadContext& context, SideState& state, int v, std::size
 // alike, not in the first rounds. On the variant the first round on each
 // layout does not use (RoundSchedule). Their tensors come from memory as the
 // rounds' do, but no cache is swept: none of that depends on it, and a sweep
-// before each of these calls was most of a workload's wall time (32 sweeps of
-// 960 MiB where a VM reports a 480 MiB L3).
+// before each of these calls (two per side on every layout) was most of a
+// workload's wall time where the last-level cache is large.
 void warm_up(WorkloadContext& context, const StoppingParameters& stopping) {
     const std::int64_t deadline = now_ns() + static_cast<std::int64_t>(stopping.warmup_s * 1e9);
     const std::size_t layouts = context.sides[0].layouts.size();

@@ -16,8 +16,8 @@ namespace forge::bench {
 // own, its lines evicted first so it is read from memory, whose time follows
 // the memory bandwidth the neighbours leave this core. Not left to the rounds'
 // sweeps: a last-level cache that keeps lines by their use kept the buffer
-// after some of them, and those readings, twice as fast, made the rounds
-// around the others look busy.
+// after some of them, and those faster readings made the rounds around the
+// others look busy.
 class MemoryCalibration {
 public:
     MemoryCalibration();
