@@ -174,6 +174,8 @@ RunResult run(const Bench& card_bench, const WindowContract& contract, const Run
     }
 
     record.device = runtime->device_facts();  // after the run: the load average at its end
+    const std::vector<std::string> after_run = runtime->notices_after_run();
+    record.notices.insert(record.notices.end(), after_run.begin(), after_run.end());
     record.peak_dram_gbps = runtime->peak_dram_gbps();
     if (record.complete) record.ratio = run_ratio(record);
     add_spread_between_runs(record, options);

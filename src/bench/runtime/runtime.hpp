@@ -88,6 +88,9 @@ public:
     // What a reader of eval.json should know about this machine's measurements
     // (HOST: a cache flush that does not evict); passed on as notices.
     [[nodiscard]] virtual std::vector<std::string> notices() const { return {}; }
+    // What the machine did during the run that a reader should know (HOST:
+    // another guest took the timing thread's CPU); after the last call.
+    [[nodiscard]] virtual std::vector<std::string> notices_after_run() const { return {}; }
     [[nodiscard]] virtual Stream stream() const = 0;
 
     // A zero-filled tensor in the backend's memory.

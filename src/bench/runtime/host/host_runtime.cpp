@@ -14,6 +14,7 @@
 #include "runtime/host/cache_flush.hpp"
 #include "runtime/host/flush_probe.hpp"
 #include "runtime/host/memory_bandwidth.hpp"
+#include "runtime/host/steal_time.hpp"
 #include "runtime/host/sysfs.hpp"
 #include "runtime/host/timing_thread.hpp"
 #include "runtime/host/vector_extensions.hpp"
@@ -66,11 +67,11 @@ private:
 class HostRuntime final : public Runtime {
 public:
     explicit HostRuntime(std::size_t flush_bytes)
-        : cache_(last_level_cache()),
-          flusher_(flush_bytes > 0 ? flush_bytes : 2 * cache_.bytes),
+        : cache_(last_level_cache()), flusher_(flush_bytes > 0 ? flush_bytes : 2 * cache_.bytes),
           probe_(probe_flush(flusher_, cache_.bytes)),
           bandwidth_(measure_memory_bandwidth(bandwidth_buffer_bytes(flusher_.bytes()))),
-          load_at_start_(load_average()), huge_pages_(transparent_huge_pages()) {}
+          load_at_start_(load_average()), huge_pages_(transparent_huge_pages()),
+          times_at_start_(read_cpu_times(pin_.cpu())) {}
 
     [[nodiscard]] nlohmann::json device_facts() const override {
         const std::string cpufreq =
@@ -84,6 +85,7 @@ public:
                 {"frequency_governor", governor.empty() ? nlohmann::json(nullptr) : nlohmann::json(governor)},
                 {"load_average_at_start", load_at_start_},
                 {"load_average_at_end", load_average()},
+                {"cpu_steal_fraction", stolen() ? nlohmann::json(*stolen()) : nlohmann::json(nullptr)},
                 {"last_level_cache_bytes", cache_.bytes},
                 {"last_level_cache_source", cache_.source},
                 {"flush_bytes", flusher_.bytes()},
@@ -121,6 +123,15 @@ public:
                           "up to 1.3 ms more in one call in five on a 512 KiB tensor); set it to madvise");
         }
         return out;
+    }
+
+    [[nodiscard]] std::vector<std::string> notices_after_run() const override {
+        const std::optional<double> fraction = stolen();
+        if (!fraction || *fraction <= noticeable_steal) return {};
+        return {"the hypervisor gave " + std::to_string(static_cast<int>(*fraction * 100.0 + 0.5)) +
+                "% of the timing thread's CPU time during the run to other guests (steal time in /proc/stat, "
+                "device.cpu_steal_fraction): another virtual machine on this host was busy, and a neighbour's "
+                "load can move the ratio; compare with a run on a quiet host"};
     }
 
     // Only where the flush evicts: a call served from the cache may beat the memory.
@@ -220,6 +231,14 @@ private:
     MemoryBandwidth bandwidth_;
     nlohmann::json load_at_start_;
     std::string huge_pages_;  // transparent_huge_pages()
+    std::optional<CpuTimes> times_at_start_;  // the timing thread's CPU's, or all CPUs' where unpinned
+
+    // The share of the timing thread's CPU stolen since the runtime was made.
+    [[nodiscard]] std::optional<double> stolen() const {
+        const std::optional<CpuTimes> now = read_cpu_times(pin_.cpu());
+        if (!times_at_start_ || !now) return std::nullopt;
+        return steal_fraction(*times_at_start_, *now);
+    }
 };
 
 }  // namespace
