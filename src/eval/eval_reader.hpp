@@ -138,7 +138,7 @@ public:
         report.reference_throughput = throughput(*performance, perf, "reference");
         report.student_throughput = throughput(*performance, perf, "student");
         report.measured = true;
-        report.ratio_ci = interval(*performance, perf);
+        report.ratio_ci = interval(*performance, perf, "ratio_ci");
         report.verdict = verdict(*performance, perf);
         report.precision_reached = flag(*performance, perf, "precision_reached");
         if (const json* stopping = object_member(*performance, perf, "stopping", "an object or null")) {
@@ -146,6 +146,7 @@ public:
             report.quick = preset != nullptr && preset->is_string() && *preset == "quick";
         }
         if (const json* between = object_member(*performance, perf, "between_runs", "an object or null")) {
+            report.between_runs = between_runs(*between, perf / "between_runs");
             if (const json* machine = object_member(*between, perf / "between_runs", "machine", "an object")) {
                 report.busier_machine = flag(*machine, perf / "between_runs" / "machine", "busier");
             }
@@ -194,10 +195,10 @@ private:
         }
         out.reference.throughput = throughput(value, at, "reference");
         out.student.throughput = throughput(value, at, "student");
-        out.ratio_ci = interval(value, at);
+        out.ratio_ci = interval(value, at, "ratio_ci");
         out.verdict = verdict(value, at);
         if (const json* between = object_member(value, at, "between_runs", "an object or null")) {
-            out.reaches_earlier_runs = flag(*between, at / "between_runs", "reaches_earlier_runs");
+            out.between_runs = between_runs(*between, at / "between_runs");
         }
         if (const auto rounds = value.find("rounds"); rounds != value.end()) out.rounds = *rounds;
         if (const json* kernels =
@@ -242,16 +243,30 @@ private:
         return value->get<double>();
     }
 
-    // "ratio_ci": [low, high], two numbers with low <= high; absent or null: none.
-    std::optional<RatioCi> interval(const json& object, const KeyPath& at) const {
-        const json* value = member(object, "ratio_ci");
+    // An interval ("ratio_ci", "within_run_ci"): [low, high], two numbers with
+    // low <= high; absent or null: none.
+    std::optional<RatioCi> interval(const json& object, const KeyPath& at, std::string_view key) const {
+        const json* value = member(object, key);
         if (!value) return std::nullopt;
         const auto number = [](const json& x) { return x.is_number(); };
         if (!value->is_array() || value->size() != 2 || !std::all_of(value->begin(), value->end(), number))
-            fail(at / "ratio_ci", "is " + describe(*value) + ", expected [low, high]: two numbers");
+            fail(at / key, "is " + describe(*value) + ", expected [low, high]: two numbers");
         RatioCi out{(*value)[0].get<double>(), (*value)[1].get<double>()};
-        if (!(out.low <= out.high))
-            fail(at / "ratio_ci", "is " + value->dump() + ": its low end is above its high end");
+        if (!(out.low <= out.high)) fail(at / key, "is " + value->dump() + ": its low end is above its high end");
+        return out;
+    }
+
+    // The run's or a workload's "between_runs" object.
+    BetweenRuns between_runs(const json& object, const KeyPath& at) const {
+        BetweenRuns out;
+        if (const json* runs = member(object, "runs")) {
+            if (!runs->is_number_integer() || runs->get<std::int64_t>() < 1)
+                fail(at / "runs", "is " + describe(*runs) + ", expected a count of runs (at least 1)");
+            out.runs = runs->get<std::int64_t>();
+        }
+        out.log_sd = number(object, at, "log_sd");
+        out.within_run_ci = interval(object, at, "within_run_ci");
+        out.reaches_earlier_runs = flag(object, at, "reaches_earlier_runs");
         return out;
     }
 

@@ -365,6 +365,7 @@ BOOST_AUTO_TEST_CASE(a_workload_whose_interval_reaches_the_earlier_runs_is_read)
                                      between_runs + "}]}}",
                                  "eval.json")
             .workloads.at(0)
+            .between_runs.value_or(forge::BetweenRuns{})
             .reaches_earlier_runs;
     };
     BOOST_TEST(reaches(R"({"runs": 3, "reaches_earlier_runs": true})").value() == true);
@@ -375,6 +376,30 @@ BOOST_AUTO_TEST_CASE(a_workload_whose_interval_reaches_the_earlier_runs_is_read)
     const forge::EvalError error = parse_error(
         R"({"performance": {"workloads": [{"name": "w0", "between_runs": {"reaches_earlier_runs": "yes"}}]}})");
     BOOST_TEST(error.key == "performance.workloads[0].between_runs.reaches_earlier_runs");
+}
+
+BOOST_AUTO_TEST_CASE(the_spread_between_runs_is_read_for_the_run_and_each_workload) {
+    const forge::EvalReport eval = forge::parse_eval(
+        R"({"performance": {"between_runs": {"runs": 4, "log_sd": 0.02, "within_run_ci": [0.79, 0.81],
+                                             "reaches_earlier_runs": false, "machine": {"busier": false}},
+                            "workloads": [{"name": "w0", "between_runs": {"runs": 3, "within_run_ci": [0.7, 0.9]}},
+                                          {"name": "w1", "between_runs": null}]}})",
+        "eval.json");
+    BOOST_TEST_REQUIRE(eval.between_runs.has_value());
+    BOOST_TEST(eval.between_runs->runs.value() == 4);
+    BOOST_TEST(eval.between_runs->log_sd.value() == 0.02);
+    BOOST_TEST((eval.between_runs->within_run_ci.value() == forge::RatioCi{0.79, 0.81}));
+    BOOST_TEST(eval.between_runs->reaches_earlier_runs.value() == false);
+    BOOST_TEST_REQUIRE(eval.workloads.at(0).between_runs.has_value());
+    BOOST_TEST(eval.workloads[0].between_runs->runs.value() == 3);
+    BOOST_TEST(!eval.workloads[0].between_runs->log_sd.has_value());
+    BOOST_TEST((eval.workloads[0].between_runs->within_run_ci.value() == forge::RatioCi{0.7, 0.9}));
+    BOOST_TEST(!eval.workloads.at(1).between_runs.has_value());
+    // A count that is not a whole number of runs, or an interval upside down, names its key.
+    BOOST_TEST(parse_error(R"({"performance": {"between_runs": {"runs": 2.5}}})").key ==
+               "performance.between_runs.runs");
+    BOOST_TEST(parse_error(R"({"performance": {"workloads": [{"between_runs": {"within_run_ci": [2, 1]}}]}})").key ==
+               "performance.workloads[0].between_runs.within_run_ci");
 }
 
 BOOST_AUTO_TEST_CASE(problems_that_are_not_an_array_name_their_key) {
