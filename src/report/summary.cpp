@@ -44,24 +44,25 @@ std::string unusable_because(const RunCredit& run) {
 }
 
 // The prep status and the credited ratio need the contract the bench ran under.
-void hold_to_contract(OperatorSummary& row, const EvalReport& eval) {
+// Returns the workloads' credits where they could be priced.
+std::optional<RunCredit> hold_to_contract(OperatorSummary& row, const EvalReport& eval) {
     if (!eval.contract) {
         row.prep = "no contract";
         row.notes.emplace_back("the eval names no contract: prep and credit not checked");
-        return;
+        return std::nullopt;
     }
     const ContractCheck check = check_contract(*eval.contract);
     if (check.refused()) {
         row.prep = "contract refused";
         row.notes.push_back(*eval.contract + " is refused: run `forge check` on it");
-        return;
+        return std::nullopt;
     }
     const WindowContract& contract = *check.contract;
     if (!eval.measured_under(contract)) {
         row.prep = "contract changed";
         row.notes.push_back(eval.measured_under_another(contract) +
                             ": prep and credit not checked; rerun the bench");
-        return;
+        return std::nullopt;
     }
     std::vector<PrepProblem> problems = check_prep(contract, eval);
     std::erase_if(problems, [](const PrepProblem& p) { return p.code == prep_code::eval_incorrect; });
@@ -76,7 +77,7 @@ void hold_to_contract(OperatorSummary& row, const EvalReport& eval) {
     }
 
     try {
-        const RunCredit run = credit_run(contract, eval);
+        RunCredit run = credit_run(contract, eval);
         row.credited_ratio = run.credited_ratio;
         if (!row.raw_ratio) row.raw_ratio = run.raw_ratio;
         if (!run.credited_ratio && !contract.priced_entries().empty()) {
@@ -90,8 +91,10 @@ void hold_to_contract(OperatorSummary& row, const EvalReport& eval) {
             row.notes.push_back("the credited ratio leaves in the work of price entries with no regex yet: " +
                                 unpriced);
         }
+        return run;
     } catch (const CreditError& e) {
         row.notes.emplace_back(e.what());
+        return std::nullopt;
     }
 }
 
@@ -125,8 +128,7 @@ void note_bench_findings(OperatorSummary& row, const EvalReport& eval) {
     } else {
         std::string busy;
         for (const WorkloadReading& w : eval.workloads) {
-            if (w.between_runs && w.between_runs->reaches_earlier_runs.value_or(false))
-                busy += (busy.empty() ? "" : ", ") + w.name;
+            if (w.between_runs && w.between_runs->reaches_earlier_runs.value_or(false)) busy += (busy.empty() ? "" : ", ") + w.name;
         }
         if (!busy.empty()) {
             row.notes.push_back("busy workloads (" + busy + "): their rounds were not quiet, so their intervals "
@@ -249,17 +251,19 @@ bool OperatorSummary::healthy() const noexcept {
     return ran && correctness == "passed" && (prep == "held" || prep == "not needed");
 }
 
-OperatorSummary summarize_eval(const std::string& eval_path) {
-    OperatorSummary row;
+OperatorReport read_operator(const std::string& eval_path) {
+    OperatorReport out;
+    OperatorSummary& row = out.summary;
     row.eval_path = eval_path;
     row.name = eval_path;
-    const std::optional<EvalReport> eval = load_eval(eval_path);
+    out.eval = load_eval(eval_path);
+    const std::optional<EvalReport>& eval = out.eval;
     if (!eval) {
         row.prep = "not run";
         row.correctness = "not run";
         row.notes.emplace_back("no eval file at this path: the bench has not written one here (it did not run, or the "
                                "path is not its --eval)");
-        return row;
+        return out;
     }
     row.name = eval->operator_name.value_or(eval_path);
     row.backend = eval->backend.value_or("");
@@ -268,7 +272,7 @@ OperatorSummary summarize_eval(const std::string& eval_path) {
         row.prep = "skipped";
         row.correctness = "skipped";
         row.notes.push_back("skipped: " + *eval->skipped);
-        return row;
+        return out;
     }
     row.ran = true;
     row.workloads = eval->workloads.size();
@@ -283,9 +287,11 @@ OperatorSummary summarize_eval(const std::string& eval_path) {
     row.quick = eval->quick;
     row.correctness = correctness_of(*eval);
     note_bench_findings(row, *eval);
-    hold_to_contract(row, *eval);
-    return row;
+    out.credit = hold_to_contract(row, *eval);
+    return out;
 }
+
+OperatorSummary summarize_eval(const std::string& eval_path) { return read_operator(eval_path).summary; }
 
 void render_summary_text(std::ostream& out, const std::vector<OperatorSummary>& rows, bool colour) {
     summary_table(rows).render_text(out, colour);

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "forge/credit/credit.hpp"
 #include "forge/eval/eval.hpp"
 
 namespace forge {
@@ -40,9 +41,21 @@ struct OperatorSummary {
     [[nodiscard]] bool healthy() const noexcept;  // ran, correct, prep held or not needed
 };
 
+// An operator's summary with the readings it was made from, for a report that
+// shows more than one row per operator (the HTML page's workloads and credit).
+struct OperatorReport {
+    OperatorSummary summary;
+    std::optional<EvalReport> eval;   // absent: no eval file at the path
+    // Each workload's credit; absent where the contract was not held to the eval
+    // (none named, refused, changed since the run, a skipped bench) or a regex failed.
+    std::optional<RunCredit> credit;
+};
+
 // Reads the eval (absent: a row saying the bench did not run) and the contract
 // it names ("contract" key) for the prep check and the credit. Throws EvalError
 // when the eval is malformed.
+[[nodiscard]] OperatorReport read_operator(const std::string& eval_path);
+// read_operator(eval_path).summary
 [[nodiscard]] OperatorSummary summarize_eval(const std::string& eval_path);
 
 void render_summary_text(std::ostream& out, const std::vector<OperatorSummary>& rows, bool colour);
