@@ -42,6 +42,13 @@ inline std::string interval(double low, double high) {
     return "[" + end(low) + ", " + end(high) + "]";
 }
 
+// GB/s with its share of the device's peak DRAM bandwidth, where known: "812.4 (20% of peak)".
+inline std::string bandwidth(std::optional<double> gbps, std::optional<double> peak_fraction) {
+    std::string out = rate(gbps);
+    if (gbps && peak_fraction) out += " (" + fixed(*peak_fraction * 100.0, 0) + "% of peak)";
+    return out;
+}
+
 inline std::string percent(double fraction) { return fixed(fraction * 100.0, 1) + "%"; }
 
 }  // namespace forge

@@ -160,13 +160,8 @@ std::string verdict_cell(const OperatorSummary& row) {
     return out;
 }
 
-// "812.4 (20% of peak)": GB/s with the share of the device's peak DRAM bandwidth, where known.
 std::string bandwidth_cell(const Throughput& throughput) {
-    std::string out = rate(throughput.gbps);
-    if (throughput.gbps && throughput.peak_dram_bandwidth_fraction) {
-        out += " (" + fixed(*throughput.peak_dram_bandwidth_fraction * 100.0, 0) + "% of peak)";
-    }
-    return out;
+    return bandwidth(throughput.gbps, throughput.peak_dram_bandwidth_fraction);
 }
 
 // The throughput columns appear only when some operator declared that count.

@@ -15,7 +15,7 @@
 
 namespace forge::cli {
 
-enum class Format { text, markdown, json };
+enum class Format { text, markdown, json, html };  // html: `forge report` alone
 
 struct Output {
     Format format = Format::text;

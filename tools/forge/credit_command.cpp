@@ -138,6 +138,8 @@ int run_credit(const CreditOptions& options) {
             render_credit_text(std::cout, *eval, run, options.output.colour);
             print_accepted(std::cout, *contract);
             break;
+        case Format::html:  // refused when the command line is parsed: the page is `forge report`'s
+            throw std::logic_error("forge credit renders no HTML");
     }
     // A failed bench's figures are no verdict: none go to the dashboard.
     if (eval->failed()) {

@@ -2,6 +2,8 @@
 // each subcommand to its run_* function; every error becomes an exit code.
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <exception>
@@ -21,6 +23,10 @@ using forge::cli::Format;
 const std::map<std::string, Format> text_json{{"text", Format::text}, {"json", Format::json}};
 const std::map<std::string, Format> all_formats{
     {"text", Format::text}, {"markdown", Format::markdown}, {"json", Format::json}};
+// The page over many operators is the report's alone; the other commands refuse
+// --format html with the choices they have.
+const std::map<std::string, Format> report_formats{
+    {"text", Format::text}, {"markdown", Format::markdown}, {"json", Format::json}, {"html", Format::html}};
 
 // --format and --color, shared by the commands that print for people and machines.
 void add_output_options(CLI::App& command, forge::cli::Output& output, std::string& colour,
@@ -28,8 +34,18 @@ void add_output_options(CLI::App& command, forge::cli::Output& output, std::stri
     std::string names;
     for (const auto& [name, format] : formats) names += (names.empty() ? "" : "|") + name;
     // The choices by name: CLI11's own text would show the map, "{json->2,text->0} OR {2,0}".
+    // A format this command does not write, refused in words before CLI11's own
+    // text (the map again); HTML names the command that writes it.
+    const auto known = [formats, names](std::string& text) -> std::string {
+        std::string name = text;
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (formats.contains(name)) return {};
+        return "'" + text + "' is not a format of this command, which writes {" + names + "}" +
+               (name == "html" ? "; `forge report --format html` writes the HTML page" : "");
+    };
     command.add_option("--format", output.format, "Output format")
         ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case).description("{" + names + "}"))
+        ->transform(CLI::Validator(known, ""))
         ->default_str("text");
     command.add_option("--color", colour, "Colour the text output: auto (on a terminal), always, never")
         ->check(CLI::IsMember({"auto", "always", "never"}))
@@ -121,7 +137,7 @@ int main(int argc, char** argv) {
     forge::cli::ReportOptions report;
     auto* report_cmd = app.add_subcommand("report", "One summary over many operators' eval.json files");
     report_cmd->add_option("evals", report.evals, "eval.json files")->required();
-    add_output_options(*report_cmd, report.output, colour, all_formats);
+    add_output_options(*report_cmd, report.output, colour, report_formats);
 
     forge::cli::ResourceSpecOptions resource_spec;
     auto* resource_cmd = app.add_subcommand("resource-spec", "Write a CTest resource spec listing this machine's GPUs");
