@@ -128,7 +128,8 @@ void note_bench_findings(OperatorSummary& row, const EvalReport& eval) {
     } else {
         std::string busy;
         for (const WorkloadReading& w : eval.workloads) {
-            if (w.between_runs && w.between_runs->reaches_earlier_runs.value_or(false)) busy += (busy.empty() ? "" : ", ") + w.name;
+            if (w.between_runs && w.between_runs->reaches_earlier_runs.value_or(false))
+                busy += (busy.empty() ? "" : ", ") + w.name;
         }
         if (!busy.empty()) {
             row.notes.push_back("busy workloads (" + busy + "): their rounds were not quiet, so their intervals "

@@ -25,8 +25,9 @@ const std::map<std::string, Format> all_formats{
     {"text", Format::text}, {"markdown", Format::markdown}, {"json", Format::json}};
 // The page over many operators is the report's alone; the other commands refuse
 // --format html with the choices they have.
-const std::map<std::string, Format> report_formats{
-    {"text", Format::text}, {"markdown", Format::markdown}, {"json", Format::json}, {"html", Format::html}};
+std::map<std::string, Format> report_formats() {
+    return {{"text", Format::text}, {"markdown", Format::markdown}, {"json", Format::json}, {"html", Format::html}};
+}
 
 // --format and --color, shared by the commands that print for people and machines.
 void add_output_options(CLI::App& command, forge::cli::Output& output, std::string& colour,
@@ -137,7 +138,7 @@ int main(int argc, char** argv) {
     forge::cli::ReportOptions report;
     auto* report_cmd = app.add_subcommand("report", "One summary over many operators' eval.json files");
     report_cmd->add_option("evals", report.evals, "eval.json files")->required();
-    add_output_options(*report_cmd, report.output, colour, report_formats);
+    add_output_options(*report_cmd, report.output, colour, report_formats());
 
     forge::cli::ResourceSpecOptions resource_spec;
     auto* resource_cmd = app.add_subcommand("resource-spec", "Write a CTest resource spec listing this machine's GPUs");

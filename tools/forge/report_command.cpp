@@ -1,9 +1,9 @@
 #include <iostream>
 
-#include "commands.hpp"
 #include "forge/exit_code.hpp"
 #include "forge/report/html_page.hpp"
 #include "forge/report/summary.hpp"
+#include "commands.hpp"
 
 namespace forge::cli {
 

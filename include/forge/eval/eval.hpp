@@ -69,9 +69,9 @@ struct Throughput {
 // kept earlier runs (their ratios stay in the run history beside eval.json);
 // absent without a history and in files written before one was kept.
 struct BetweenRuns {
-    std::optional<std::int64_t> runs;       // "runs": the runs the spread came from, this one included
-    std::optional<double> log_sd;           // "log_sd": the log-ratio's standard deviation between runs
-    std::optional<RatioCi> within_run_ci;   // "within_run_ci": the interval from this run's rounds alone
+    std::optional<std::int64_t> runs;      // "runs": the runs the spread came from, this one included
+    std::optional<double> log_sd;          // "log_sd": the log-ratio's standard deviation between runs
+    std::optional<RatioCi> within_run_ci;  // "within_run_ci": the interval from this run's rounds alone
     // "reaches_earlier_runs": the interval was widened to every kept run's ratio
     // (measured on a busier machine than theirs).
     std::optional<bool> reaches_earlier_runs;
@@ -131,7 +131,7 @@ struct EvalReport {
     // "performance.stopping.preset" is "quick": a --quick run, fewer rounds and a
     // looser precision target (older files: absent).
     bool quick = false;
-    std::optional<BetweenRuns> between_runs;   // "performance.between_runs"
+    std::optional<BetweenRuns> between_runs;  // "performance.between_runs"
     // "performance.between_runs.machine.busier": the rounds of the run read the
     // machine busier than the bench's earlier runs did (older files: absent).
     std::optional<bool> busier_machine;

@@ -45,7 +45,7 @@ struct OperatorSummary {
 // shows more than one row per operator (the HTML page's workloads and credit).
 struct OperatorReport {
     OperatorSummary summary;
-    std::optional<EvalReport> eval;   // absent: no eval file at the path
+    std::optional<EvalReport> eval;  // absent: no eval file at the path
     // Each workload's credit; absent where the contract was not held to the eval
     // (none named, refused, changed since the run, a skipped bench) or a regex failed.
     std::optional<RunCredit> credit;

@@ -2,6 +2,7 @@
 // last-level cache evicted by a read-modify-write sweep, per-kernel tables from
 // named regions.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -128,7 +129,7 @@ public:
     [[nodiscard]] std::vector<std::string> notices_after_run() const override {
         const std::optional<double> fraction = stolen();
         if (!fraction || *fraction <= noticeable_steal) return {};
-        return {"the hypervisor gave " + std::to_string(static_cast<int>(*fraction * 100.0 + 0.5)) +
+        return {"the hypervisor gave " + std::to_string(std::lround(*fraction * 100.0)) +
                 "% of the timing thread's CPU time during the run to other guests (steal time in /proc/stat, "
                 "device.cpu_steal_fraction): another virtual machine on this host was busy, and a neighbour's "
                 "load can move the ratio; compare with a run on a quiet host"};
