@@ -79,7 +79,13 @@ std::string mark_shape(Mark mark, double x, double y, double size) {
     const std::string style = " fill=\"" + std::string(mark_colour(mark)) + "\" stroke=\"#ffffff\" stroke-width=\"1\"";
     const auto polygon = [&](std::initializer_list<std::pair<double, double>> points) {
         std::string list;
-        for (const auto& [px, py] : points) list += (list.empty() ? "" : " ") + coordinate(px) + "," + coordinate(py);
+        // Appended piece by piece: GCC 12's -Wrestrict misreads `"" + std::string&&` at -O3.
+        for (const auto& [px, py] : points) {
+            if (!list.empty()) list += ' ';
+            list += coordinate(px);
+            list += ',';
+            list += coordinate(py);
+        }
         return "<polygon class=\"mark\" points=\"" + list + "\"" + style + "/>";
     };
     switch (mark) {
