@@ -21,6 +21,7 @@
 #include "forge/io/file.hpp"
 #include "forge/report/findings_view.hpp"
 #include "definition.hpp"
+#include "launch.hpp"
 #include "runtime/cuda/gpu_choice.hpp"
 #include "runtime/host/vector_extensions.hpp"
 #include "side_options.hpp"
@@ -259,6 +260,7 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
         options.time_cap_s = args->time_cap_s;
         options.history_path = history_path(*args);
         options.bench_identity = executable_digest();
+        options.launch = launch_facts(std::getenv);
         options.log = &std::cerr;
         if (build) {
             options.build = build_json(*build);

@@ -730,13 +730,13 @@ BOOST_AUTO_TEST_CASE(a_run_on_a_busier_machine_than_the_earlier_runs_says_so) {
 
     // The earlier run as if on a machine a thousand times quieter than this one can be.
     json history = json::parse(forge::read_file(options.history_path));
-    const double memory_ms = history["runs"][0]["memory_ms"].get<double>();
+    const double memory_ms = history["benches"][0]["runs"][0]["memory_ms"].get<double>();
     BOOST_TEST(memory_ms == machine["memory_ms"].get<double>());
-    history["runs"][0]["memory_ms"] = memory_ms / 1000.0;
+    history["benches"][0]["runs"][0]["memory_ms"] = memory_ms / 1000.0;
     // And its ratio 65% higher, with an error so wide that the spread between
     // runs reads as none: only its being on a quieter machine widens this run's.
-    const double earlier_log_ratio = history["runs"][0]["run"]["log_ratio"].get<double>() + 0.5;
-    history["runs"][0]["run"] = {{"log_ratio", earlier_log_ratio}, {"standard_error", 10.0}};
+    const double earlier_log_ratio = history["benches"][0]["runs"][0]["run"]["log_ratio"].get<double>() + 0.5;
+    history["benches"][0]["runs"][0]["run"] = {{"log_ratio", earlier_log_ratio}, {"standard_error", 10.0}};
     std::ofstream(options.history_path) << history.dump();
     const fb::RunResult busier = fb::run(add_bench(), add_contract(), options);
     BOOST_TEST_REQUIRE(busier.exit_code == forge::exit_code::ok);
@@ -750,7 +750,7 @@ BOOST_AUTO_TEST_CASE(a_run_on_a_busier_machine_than_the_earlier_runs_says_so) {
 
     // And a thousand times busier: this run is the quiet one, nothing to say.
     history = json::parse(forge::read_file(options.history_path));
-    for (json& run : history["runs"]) run["memory_ms"] = memory_ms * 1000.0;
+    for (json& run : history["benches"][0]["runs"]) run["memory_ms"] = memory_ms * 1000.0;
     std::ofstream(options.history_path) << history.dump();
     const fb::RunResult quieter = fb::run(add_bench(), add_contract(), options);
     BOOST_TEST(quieter.eval["performance"]["between_runs"]["machine"]["busier"] == false);

@@ -70,10 +70,11 @@ BOOST_AUTO_TEST_CASE(a_file_that_is_not_a_history_is_an_error_naming_it_and_the_
     const TempDir dir("forge_run_history");
     const auto file = dir.path / "op.runs.json";
     for (const std::string& text : {std::string("not json"), std::string(R"({"schema": 1, "bench": "abc"})"),
-                                   std::string(R"({"schema": 7, "bench": "abc", "runs": []})"),
-                                   std::string(R"({"schema": 1, "bench": "abc", "runs": [{"run": {"log_ratio": 0.1,
+                                    std::string(R"({"schema": 7, "bench": "abc", "runs": []})"),
+                                    std::string(R"({"schema": 2, "benches": [{"bench": "abc"}]})"),
+                                    std::string(R"({"schema": 1, "bench": "abc", "runs": [{"run": {"log_ratio": 0.1,
                                        "standard_error": -1}, "workloads": {}}]})"),
-                                   std::string(R"({"schema": 1, "bench": "abc", "runs": [{"run": {"log_ratio": 0.1,
+                                    std::string(R"({"schema": 1, "bench": "abc", "runs": [{"run": {"log_ratio": 0.1,
                                        "standard_error": 0.01}, "workloads": {}, "memory_ms": 0}]})")}) {
         std::ofstream(file) << text;
         try {
@@ -85,4 +86,43 @@ BOOST_AUTO_TEST_CASE(a_file_that_is_not_a_history_is_an_error_naming_it_and_the_
             BOOST_TEST(message.find("delete the file") != std::string::npos);
         }
     }
+}
+
+// A build directory on a cluster's shared filesystem is run from several
+// nodes: each node's (and GPU's) runs stay its own, whichever ran last.
+BOOST_AUTO_TEST_CASE(benches_that_ran_on_other_machines_keep_their_histories_apart) {
+    const TempDir dir("forge_run_history");
+    const auto file = dir.path / "op.runs.json";
+    fb::write_history(file, "build host node1", {entry(0.5)});
+    fb::write_history(file, "build host node2", {entry(0.9), entry(0.8)});
+    fb::write_history(file, "build host node1", {entry(0.5), entry(0.6)});
+    const std::vector<fb::HistoryEntry> node1 = fb::read_history(file, "build host node1");
+    const std::vector<fb::HistoryEntry> node2 = fb::read_history(file, "build host node2");
+    BOOST_TEST_REQUIRE(node1.size() == 2u);
+    BOOST_TEST(node1[1].run.log_ratio == 0.6);
+    BOOST_TEST_REQUIRE(node2.size() == 2u);
+    BOOST_TEST(node2[0].run.log_ratio == 0.9);
+}
+
+BOOST_AUTO_TEST_CASE(a_file_keeps_the_histories_written_last) {
+    const TempDir dir("forge_run_history");
+    const auto file = dir.path / "op.runs.json";
+    for (std::size_t i = 0; i <= fb::kept_histories; ++i) {
+        fb::write_history(file, "node" + std::to_string(i), {entry(static_cast<double>(i))});
+    }
+    BOOST_TEST(fb::read_history(file, "node0").empty());  // the least recently written
+    BOOST_TEST(fb::read_history(file, "node1").size() == 1u);
+    BOOST_TEST(fb::read_history(file, "node" + std::to_string(fb::kept_histories)).size() == 1u);
+}
+
+// Histories written before several were kept (schema 1) still read.
+BOOST_AUTO_TEST_CASE(a_history_of_one_bench_from_schema_1_reads_and_is_kept) {
+    const TempDir dir("forge_run_history");
+    const auto file = dir.path / "op.runs.json";
+    std::ofstream(file) << R"({"schema": 1, "bench": "abc", "runs": [{"run": {"log_ratio": 0.1,
+        "standard_error": 0.01}, "workloads": {"w0": {"log_ratio": 0.2, "standard_error": 0.02}}}]})";
+    BOOST_TEST_REQUIRE(fb::read_history(file, "abc").size() == 1u);
+    fb::write_history(file, "other", {entry(0.5)});
+    BOOST_TEST_REQUIRE(fb::read_history(file, "abc").size() == 1u);
+    BOOST_TEST(fb::read_history(file, "abc")[0].workloads.at("w0").log_ratio == 0.2);
 }

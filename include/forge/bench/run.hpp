@@ -26,6 +26,7 @@ struct RunOptions {
     std::optional<double> precision;  // --precision: wins over Bench::precision and the default
     std::optional<double> time_cap_s;  // --time-cap: each workload's rounds' wall time, past the preset's
     nlohmann::json build;             // how the bench was built: eval.json "build"
+    nlohmann::json launch;            // where it runs (host, Slurm job): eval.json "launch"
     std::vector<std::string> notices;  // found before the run (how the sides were built): eval.json's first notices
     // The CUDA architectures the bench was built for (CMake's syntax): a notice when
     // the GPU has no native code among them. Empty: not known, not checked.

@@ -130,6 +130,7 @@ RunResult run(const Bench& card_bench, const WindowContract& contract, const Run
     if (options.precision) record.stopping.precision = *options.precision;
     if (options.time_cap_s) record.stopping.max_wall_s = *options.time_cap_s;
     record.build = options.build;
+    record.launch = options.launch;
     // Before the device: a definition that disagrees with window.toml fails on
     // every machine, a GPU-less one included (eval.json then has no device facts).
     record.problems = declaration_problems(bench, contract);
@@ -149,7 +150,8 @@ RunResult run(const Bench& card_bench, const WindowContract& contract, const Run
         // nothing, and why, instead of dropping it.
         result.exit_code = exit_code::skipped;
         result.problems.push_back(e.what());
-        result.eval = skipped_eval_json(options.operator_name, bench.backend(), e.what(), options.build);
+        result.eval =
+            skipped_eval_json(options.operator_name, bench.backend(), e.what(), options.build, options.launch);
         if (!options.eval_path.empty()) write_eval(options.eval_path, result.eval);
         return result;
     }

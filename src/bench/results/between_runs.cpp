@@ -18,11 +18,16 @@ namespace forge::bench {
 namespace {
 
 // Runs of one bench share a history only when they measure the same way, on
-// the same GPU: its UUID, not its index, which CUDA_VISIBLE_DEVICES and CTest's
-// resource allocation renumber.
+// the same host (a build directory several cluster nodes run from) and the same
+// GPU: its UUID, not its index, which CUDA_VISIBLE_DEVICES and CTest's resource
+// allocation renumber.
 std::string history_identity(const RunRecord& record, const RunOptions& options) {
     std::string identity = options.bench_identity;
     if (options.quick) identity += " quick";
+    if (const auto host = record.launch.find("host");
+        record.launch.is_object() && host != record.launch.end() && host->is_string()) {
+        identity += " host " + host->get<std::string>();
+    }
     if (record.backend == Backend::cuda) {
         const auto uuid = record.device.find("uuid");
         identity += uuid != record.device.end() && uuid->is_string()

@@ -349,18 +349,20 @@ nlohmann::json to_eval_json(const RunRecord& record) {
         {"backend", to_string(record.backend)},
         {"device", record.device},
         {"build", record.build},
+        {"launch", record.launch},
         {"correctness", correctness_json(record)},
         {"notices", record.notices},
         {"performance", record.complete ? performance_json(record, summarize(record)) : nullptr}};
 }
 
 nlohmann::json skipped_eval_json(const std::string& operator_name, Backend backend, const std::string& reason,
-                                 const nlohmann::json& build) {
+                                 const nlohmann::json& build, const nlohmann::json& launch) {
     return {{"schema_version", eval_schema_version},
             {"operator", operator_name},
             {"backend", to_string(backend)},
             {"skipped", {{"reason", reason}}},
             {"build", build},
+            {"launch", launch},
             {"correctness", nullptr},
             {"performance", nullptr}};
 }

@@ -18,9 +18,11 @@ namespace forge::bench {
 
 // A run that measured nothing because the backend cannot run here (no device):
 // "skipped": {"reason"}, correctness and performance null; "build" still says how
-// the bench was built (a CUDA card's architectures, seen on a machine without a GPU).
+// the bench was built (a CUDA card's architectures, seen on a machine without a GPU)
+// and "launch" where it ran (a node without a GPU, named).
 [[nodiscard]] nlohmann::json skipped_eval_json(const std::string& operator_name, Backend backend,
-                                               const std::string& reason, const nlohmann::json& build);
+                                               const std::string& reason, const nlohmann::json& build,
+                                               const nlohmann::json& launch);
 
 // Throws forge::FileError (the old file untouched) when it cannot be written.
 void write_eval(const std::filesystem::path& file, const nlohmann::json& eval);

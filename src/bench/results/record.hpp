@@ -177,6 +177,7 @@ struct RunRecord {
     bool has_prep = false;
     StoppingParameters stopping;
     nlohmann::json build;              // how the bench was built (RunOptions::build)
+    nlohmann::json launch;             // where it ran (RunOptions::launch)
     bool complete = false;             // every workload was measured
     std::vector<WorkloadRecord> workloads;
     // The geometric mean of the workloads' ratios, when complete, with between_runs' spread.

@@ -30,17 +30,23 @@ struct HistoryEntry {
 // that a machine's older state ages out.
 inline constexpr std::size_t kept_runs = 10;
 
+// How many benches' histories one file keeps: a bench's identity names its
+// build and the machine or GPU it ran on, so a build directory that several
+// nodes of a cluster run from keeps each node's runs apart.
+inline constexpr std::size_t kept_histories = 16;
+
 struct HistoryError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
 // The runs `path` keeps for the bench `identity`, oldest first: none when the
-// file does not exist or was written by another build of the bench (its code,
-// or how it runs, changed). Throws HistoryError naming the file when it cannot
+// file does not exist or holds none for it (another build of the bench, another
+// machine or GPU, or how it runs changed). Throws HistoryError naming the file when it cannot
 // be read or is not a history.
 [[nodiscard]] std::vector<HistoryEntry> read_history(const std::filesystem::path& path, std::string_view identity);
 
-// Writes the last kept_runs of `entries` as `identity`'s history, atomically.
+// Writes the last kept_runs of `entries` as `identity`'s history, atomically,
+// keeping the file's other histories (up to kept_histories in all).
 // Throws HistoryError naming the file.
 void write_history(const std::filesystem::path& path, std::string_view identity, std::vector<HistoryEntry> entries);
 
