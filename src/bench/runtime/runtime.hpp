@@ -85,6 +85,10 @@ public:
     [[nodiscard]] virtual std::optional<double> peak_dram_gbps() const { return std::nullopt; }
     // What no call can beat moving its declared bytes; nullopt where nothing sound bounds it.
     [[nodiscard]] virtual std::optional<MemoryCeiling> memory_ceiling() const { return std::nullopt; }
+    // The ceiling measured again before a reading past memory_ceiling() is
+    // refused: a measurement a neighbour loaded the memory for reads too low
+    // (HOST). A peak from the device's attributes stands as it is.
+    [[nodiscard]] virtual std::optional<MemoryCeiling> memory_ceiling_measured_again() { return memory_ceiling(); }
     // What a reader of eval.json should know about this machine's measurements
     // (HOST: a cache flush that does not evict); passed on as notices.
     [[nodiscard]] virtual std::vector<std::string> notices() const { return {}; }

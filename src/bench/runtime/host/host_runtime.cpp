@@ -2,6 +2,7 @@
 // last-level cache evicted by a read-modify-write sweep, per-kernel tables from
 // named regions.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -94,7 +95,10 @@ public:
                                          "tensors' lines flushed before its call"
                                        : "read-modify-write of every cache line before each call"},
                 {"memory_bandwidth",
-                 {{"gbps", bandwidth_.gbps}, {"buffer_bytes", bandwidth_.bytes}, {"threads", bandwidth_.threads}}},
+                 {{"gbps", bandwidth_.gbps},
+                  {"buffer_bytes", bandwidth_.bytes},
+                  {"threads", bandwidth_.threads},
+                  {"measured_again", bandwidth_measured_again_}}},
                 {"transparent_huge_pages", huge_pages_.empty() ? nlohmann::json(nullptr) : nlohmann::json(huge_pages_)},
                 {"flush_probe",
                  {{"working_set_bytes", probe_.working_set_bytes},
@@ -138,11 +142,28 @@ public:
     // Only where the flush evicts: a call served from the cache may beat the memory.
     [[nodiscard]] std::optional<MemoryCeiling> memory_ceiling() const override {
         if (!probe_.effective() || !(bandwidth_.gbps > 0.0)) return std::nullopt;
-        return MemoryCeiling{.gbps = bandwidth_.gbps,
-                             .margin = host_bandwidth_margin,
-                             .source = "the best of a " + std::to_string(bandwidth_.bytes >> 20) +
-                                       " MiB buffer read by " + std::to_string(bandwidth_.threads) +
-                                       " thread(s) at the run's start (device.memory_bandwidth)"};
+        return MemoryCeiling{
+            .gbps = bandwidth_.gbps,
+            .margin = host_bandwidth_margin,
+            .source = "the best of a " + std::to_string(bandwidth_.bytes >> 20) + " MiB buffer read by " +
+                      std::to_string(bandwidth_.threads) + " thread(s) " +
+                      (bandwidth_measured_again_ ? "at the run's start and again at its end" : "at the run's start") +
+                      " (device.memory_bandwidth)"};
+    }
+
+    // A neighbour that streamed memory while the run started (another bench on
+    // the node) halves the reading: a reading past the ceiling first gets
+    // several more measurements, a few tenths of a second apart, and the best.
+    [[nodiscard]] std::optional<MemoryCeiling> memory_ceiling_measured_again() override {
+        if (!bandwidth_measured_again_) {
+            for (int attempt = 0; attempt < 5; ++attempt) {
+                if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                const MemoryBandwidth again = measure_memory_bandwidth(bandwidth_.bytes);
+                if (again.gbps > bandwidth_.gbps) bandwidth_ = again;
+            }
+            bandwidth_measured_again_ = true;
+        }
+        return memory_ceiling();
     }
 
     [[nodiscard]] Stream stream() const override { return nullptr; }
@@ -230,6 +251,7 @@ private:
     CacheFlusher flusher_;
     FlushProbe probe_;
     MemoryBandwidth bandwidth_;
+    bool bandwidth_measured_again_ = false;  // memory_ceiling_measured_again()
     nlohmann::json load_at_start_;
     std::string huge_pages_;  // transparent_huge_pages()
     std::optional<CpuTimes> times_at_start_;  // the timing thread's CPU's, or all CPUs' where unpinned
