@@ -10,11 +10,14 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
-#include "commands.hpp"
+#include "forge/ctest/launcher.hpp"
 #include "forge/exit_code.hpp"
+#include "commands.hpp"
 
 namespace {
 
@@ -148,6 +151,23 @@ int main(int argc, char** argv) {
     resource_cmd->add_option("--slots", resource_spec.slots, "Benches that may share one GPU at a time")
         ->check(positive_number(false, "2"))
         ->default_str("1");
+
+    // Registered for --help; its command line is taken as it is, below.
+    app.add_subcommand(
+        "launch",
+        "forge launch -- LAUNCHER... BENCH...: run a bench through a launcher (srun ...), which is sent SIGTERM "
+        "when this process is killed (CTest's timeout), so no job outlives its test");
+    // Everything after `launch --` is the command, the launcher's own options included.
+    if (argc >= 2 && std::string_view(argv[1]) == "launch" &&
+        !(argc >= 3 && (std::string_view(argv[2]) == "--help" || std::string_view(argv[2]) == "-h"))) {
+        std::vector<std::string> command(argv + 2, argv + argc);
+        if (!command.empty() && command.front() == "--") command.erase(command.begin());
+        if (command.empty()) {
+            std::cerr << "forge launch: no command given; usage: forge launch -- LAUNCHER... BENCH...\n";
+            return forge::exit_code::usage;
+        }
+        return forge::run_under_launcher(command);
+    }
 
     try {
         app.parse(argc, argv);
