@@ -16,6 +16,10 @@
 #                        each CUDA bench then gets a GPU of its own
 #   FORGE_PARALLEL       tests run at once (default 1: benches time better alone)
 #   FORGE_MODEL          Experimental (default), Continuous or Nightly
+#   FORGE_GPU_TYPE       the GPU the benches run on, in the build name (default:
+#                        the first GPU nvidia-smi names here; none without one).
+#                        Set it where the benches run elsewhere (a Slurm
+#                        partition's GPUs, FORGE_BENCH_LAUNCHER), e.g. H100
 #   FORGE_SITE, FORGE_BUILD_NAME  override the names below
 #
 # Environment (never -D: a command line is visible to every user of the machine):
@@ -27,8 +31,9 @@
 # CDash plots a test's measurements (raw_ratio, credited_ratio, reference_ms,
 # student_ms, the priced fractions of each forge.<op>.credit test) over the
 # builds that share a site and a build name. Both are therefore stable: the
-# site is the host name, the build name says the system, processor and preset,
-# and neither carries a date or a commit.
+# site is the host name, the build name says the system, processor, preset and
+# GPU type (so runs on different GPUs never share a graph), and neither carries
+# a date or a commit.
 cmake_minimum_required(VERSION 3.21)
 
 if(NOT FORGE_CDASH_URL)
@@ -71,6 +76,18 @@ else()
   set(CTEST_BUILD_NAME "${CMAKE_HOST_SYSTEM_NAME}-${CMAKE_HOST_SYSTEM_PROCESSOR}")
   if(FORGE_PRESET)
     string(APPEND CTEST_BUILD_NAME "-${FORGE_PRESET}")
+  endif()
+  if(NOT DEFINED FORGE_GPU_TYPE)
+    execute_process(COMMAND nvidia-smi --query-gpu=name --format=csv,noheader
+      RESULT_VARIABLE gpu_query OUTPUT_VARIABLE gpu_names ERROR_QUIET)
+    if(gpu_query EQUAL 0)
+      string(REGEX REPLACE "\n.*" "" FORGE_GPU_TYPE "${gpu_names}")
+    endif()
+  endif()
+  string(STRIP "${FORGE_GPU_TYPE}" gpu_type)
+  string(REGEX REPLACE "[^A-Za-z0-9_.+]+" "_" gpu_type "${gpu_type}")
+  if(gpu_type)
+    string(APPEND CTEST_BUILD_NAME "-${gpu_type}")
   endif()
 endif()
 

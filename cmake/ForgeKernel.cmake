@@ -52,6 +52,9 @@ set(FORGE_BENCH_PRECISION "" CACHE STRING
 set(FORGE_BENCH_TIME_CAP "" CACHE STRING
   "Each workload's time cap in seconds; empty: the bench's own (4; 0.3 with --quick). A card's TIME_CAP wins")
 
+set(FORGE_BENCH_LAUNCHER "" CACHE STRING
+  "A command (a list) before every bench's, e.g. srun;--gres=gpu:1;--exclusive to run each bench as a Slurm job. A card's LAUNCHER wins")
+
 include("${CMAKE_CURRENT_LIST_DIR}/ForgeTool.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/ForgeScaffold.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/ForgeValidate.cmake")

@@ -16,7 +16,7 @@ set_property(GLOBAL PROPERTY _FORGE_OPERATOR_OPTIONS QUICK)
 set_property(GLOBAL PROPERTY _FORGE_OPERATOR_ONE_VALUE_KEYWORDS DIRECTORY BACKEND GATE TIMEOUT PRECISION TIME_CAP)
 set_property(GLOBAL PROPERTY _FORGE_OPERATOR_FILE_KEYWORDS ${_forge_file_keywords})
 set_property(GLOBAL PROPERTY _FORGE_OPERATOR_MULTI_VALUE_KEYWORDS
-  ${_forge_file_keywords} LIBRARIES REFERENCE_LIBRARIES STUDENT_LIBRARIES LABELS)
+  ${_forge_file_keywords} LIBRARIES REFERENCE_LIBRARIES STUDENT_LIBRARIES LABELS LAUNCHER)
 unset(_forge_file_keywords)
 
 function(forge_add_operator)
@@ -243,8 +243,11 @@ function(forge_add_operator)
     endforeach()
   endif()
 
+  if(NOT DEFINED arg_LAUNCHER)
+    set(arg_LAUNCHER "${FORGE_BENCH_LAUNCHER}")
+  endif()
   _forge_add_operator_tests(${name} "${card}" ${arg_BACKEND} "${arg_GATE}" "${arg_TIMEOUT}" "${arg_LABELS}"
-    "${stopping_args}")
+    "${stopping_args}" "${arg_LAUNCHER}")
 endfunction()
 
 # `words` (a list) as prose, in `out`: "A", "A and B", "A, B and C".

@@ -47,8 +47,12 @@ function(_forge_bench_stopping_args context quick precision time_cap out)
 endfunction()
 
 # forge.<name>.bench, .prep, .credit and, with a gate, .gate; `stopping_args`
-# from _forge_bench_stopping_args.
-function(_forge_add_operator_tests name card backend gate timeout labels stopping_args)
+# from _forge_bench_stopping_args; `launcher` (a list, may be empty) goes
+# before the bench's command, as `srun;--gres=gpu:1` makes each bench a Slurm
+# job, under `forge launch`, which ends the launcher when CTest's timeout kills
+# the test (a killed srun would leave its job running). The checks only read
+# files: they run where CTest runs.
+function(_forge_add_operator_tests name card backend gate timeout labels stopping_args launcher)
   set(contract "${card}/window.toml")
   set(run_dir "${CMAKE_CURRENT_BINARY_DIR}/${name}")
   set(eval "${run_dir}/eval.json")
@@ -60,7 +64,12 @@ function(_forge_add_operator_tests name card backend gate timeout labels stoppin
   endif()
 
   set(bench_args --contract "${contract}" --eval "${eval}" --operator "${name}" ${stopping_args})
-  add_test(NAME forge.${name}.bench COMMAND forge_${name}_bench ${bench_args} WORKING_DIRECTORY "${run_dir}")
+  if(launcher)
+    set(bench_command ${forge} launch -- ${launcher} $<TARGET_FILE:forge_${name}_bench>)
+  else()
+    set(bench_command forge_${name}_bench)  # a target: CMake 3.29's CMAKE_TEST_LAUNCHER applies to it
+  endif()
+  add_test(NAME forge.${name}.bench COMMAND ${bench_command} ${bench_args} WORKING_DIRECTORY "${run_dir}")
   set_property(GLOBAL APPEND PROPERTY _FORGE_BENCH_EVALS "forge.${name}.bench|${eval}")
   # The bench exits 77 when the backend has no device: CTest's skip.
   set_tests_properties(forge.${name}.bench PROPERTIES
@@ -70,8 +79,9 @@ function(_forge_add_operator_tests name card backend gate timeout labels stoppin
     SKIP_RETURN_CODE 77)
   if(backend STREQUAL "CUDA")
     _forge_gpu_bench_properties(forge.${name}.bench)
-  else()
-    # A HOST bench times the CPU: nothing else may run beside it.
+  elseif(NOT launcher)
+    # A HOST bench times the CPU: nothing else may run beside it. Through a
+    # launcher it runs where the launcher places it (a job of its own).
     set_tests_properties(forge.${name}.bench PROPERTIES RUN_SERIAL TRUE)
   endif()
 

@@ -4,13 +4,14 @@ include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 set(source "${WORK_DIR}/project/consumer")
 set(cases
-  "BACKEND HOST REFERNCE r.cpp|unknown argument \"REFERNCE\". The keywords are QUICK (alone), DIRECTORY, BACKEND, GATE, TIMEOUT, PRECISION and TIME_CAP (with one value) and REFERENCE, STUDENT, BENCH, PREP, LIBRARIES, REFERENCE_LIBRARIES, STUDENT_LIBRARIES and LABELS (with a list)."
+  "BACKEND HOST REFERNCE r.cpp|unknown argument \"REFERNCE\". The keywords are QUICK (alone), DIRECTORY, BACKEND, GATE, TIMEOUT, PRECISION and TIME_CAP (with one value) and REFERENCE, STUDENT, BENCH, PREP, LIBRARIES, REFERENCE_LIBRARIES, STUDENT_LIBRARIES, LABELS and LAUNCHER (with a list)."
   "BACKEND HOST PRECISION 1.5|PRECISION is \"1.5\""
   "BACKEND HOST PRECISION 1%|it must be a fraction between 0 and 1: how narrow each workload's 95% interval must be"
   "BACKEND HOST TIME_CAP 0|TIME_CAP is \"0\""
   "BACKEND HOST TIME_CAP 10s|it must be seconds, more than 0 and at most 3600"
   "BACKEND|BACKEND given without a value"
   "BACKEND HOST LABELS|LABELS given without a value"
+  "BACKEND HOST LAUNCHER|LAUNCHER given without a value"
   "BACKEND ROCM|it must be CUDA or HOST"
   "BACKEND HOST GATE fast|it must be a positive number"
   "BACKEND HOST GATE 0|GATE is \"0\""
@@ -92,3 +93,22 @@ endif()
 string(REGEX REPLACE "[ \n]+" " " log "${log}")
 expect_match("${log}" "FORGE_BENCH_TIME_CAP \\(a cache variable\\) is \"forever\"; it must be seconds"
   "-DFORGE_BENCH_TIME_CAP=forever")
+
+# A launcher before each bench's command, under `forge launch`: the project's
+# (FORGE_BENCH_LAUNCHER), or a card's own LAUNCHER. A HOST bench under one is
+# not RUN_SERIAL (its job has a node of its own); without one it is.
+file(STRINGS "${WORK_DIR}/stopping/CTestTestfile.cmake" plain_properties REGEX "forge\\.plain\\.bench.*PROPERTIES")
+expect_match("${plain_properties}" "RUN_SERIAL \"TRUE\"" "a HOST bench without a launcher")
+write_consumer("${source}" "forge_add_operator(scale BACKEND HOST LAUNCHER env FORGE_CARD=scale)
+forge_add_operator(plain BACKEND HOST)" PREAMBLE "set(FORGE_BENCH_LAUNCHER \"srun;--gres=gpu:1\")")
+configure_ok("${source}" "${WORK_DIR}/launcher")
+file(STRINGS "${WORK_DIR}/launcher/CTestTestfile.cmake" scale REGEX "^add_test\\(.*forge\\.scale\\.bench")
+expect_match("${scale}" "\"launch\" \"--\" \"env\" \"FORGE_CARD=scale\" \"[^\"]*/forge_scale_bench\" \"--contract\""
+  "a card's LAUNCHER")
+file(STRINGS "${WORK_DIR}/launcher/CTestTestfile.cmake" plain REGEX "^add_test\\(.*forge\\.plain\\.bench")
+expect_match("${plain}" "/forge\" \"launch\" \"--\" \"srun\" \"--gres=gpu:1\" \"[^\"]*/forge_plain_bench\" \"--contract\""
+  "FORGE_BENCH_LAUNCHER")
+file(STRINGS "${WORK_DIR}/launcher/CTestTestfile.cmake" plain_properties REGEX "forge\\.plain\\.bench.*PROPERTIES")
+expect_no_match("${plain_properties}" "RUN_SERIAL" "a HOST bench under a launcher")
+file(STRINGS "${WORK_DIR}/launcher/CTestTestfile.cmake" checks REGEX "^add_test\\(.*forge\\.plain\\.(prep|credit)")
+expect_no_match("${checks}" "srun" "the checks, which run where CTest runs")

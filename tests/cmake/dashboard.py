@@ -72,6 +72,8 @@ def main() -> None:
         done = subprocess.run(
             [ctest, f"-DFORGE_CDASH_URL={url}", f"-DFORGE_SOURCE_DIR={consumer}",
              f"-DFORGE_BINARY_DIR={work_dir / 'build'}", f"-DFORGE_CONFIGURE_OPTIONS={options}",
+             # As on a login node whose benches run on a partition's GPUs.
+             "-DFORGE_GPU_TYPE=Fake GPU 80GB",
              "-S", script, "-V"],
             capture_output=True, text=True, check=False)
         output = f"{done.stdout}\n{done.stderr}"
@@ -92,6 +94,8 @@ def main() -> None:
     names = {(q["site"], q["build"]) for q in queries}
     if len(names) != 1:
         fail(f"site and build name changed between runs: {names}")
+    if not next(iter(names))[1].endswith("-Fake_GPU_80GB"):
+        fail(f"the build name does not end with the GPU type given (FORGE_GPU_TYPE): {names}")
 
     root = ET.parse(tests[-1]).getroot()
     status = {t.findtext("Name"): t.get("Status") for t in root.iter("Test")}
