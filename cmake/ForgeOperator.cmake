@@ -246,6 +246,11 @@ function(forge_add_operator)
   if(NOT DEFINED arg_LAUNCHER)
     set(arg_LAUNCHER "${FORGE_BENCH_LAUNCHER}")
   endif()
+  # CMake 3.29's own test launcher, under forge launch like ours (CMake would
+  # run it bare, and a timeout would leave its job behind).
+  if(NOT arg_LAUNCHER AND CMAKE_TEST_LAUNCHER)
+    set(arg_LAUNCHER "${CMAKE_TEST_LAUNCHER}")
+  endif()
   _forge_add_operator_tests(${name} "${card}" ${arg_BACKEND} "${arg_GATE}" "${arg_TIMEOUT}" "${arg_LABELS}"
     "${stopping_args}" "${arg_LAUNCHER}")
 endfunction()

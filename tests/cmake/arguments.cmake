@@ -112,3 +112,9 @@ file(STRINGS "${WORK_DIR}/launcher/CTestTestfile.cmake" plain_properties REGEX "
 expect_no_match("${plain_properties}" "RUN_SERIAL" "a HOST bench under a launcher")
 file(STRINGS "${WORK_DIR}/launcher/CTestTestfile.cmake" checks REGEX "^add_test\\(.*forge\\.plain\\.(prep|credit)")
 expect_no_match("${checks}" "srun" "the checks, which run where CTest runs")
+# CMake 3.29's CMAKE_TEST_LAUNCHER, where no FORGE_BENCH_LAUNCHER is set, as one.
+write_consumer("${source}" "forge_add_operator(plain BACKEND HOST)"
+  PREAMBLE "set(CMAKE_TEST_LAUNCHER \"srun;-p;gpu\")")
+configure_ok("${source}" "${WORK_DIR}/test_launcher")
+file(STRINGS "${WORK_DIR}/test_launcher/CTestTestfile.cmake" plain REGEX "^add_test\\(.*forge\\.plain\\.bench")
+expect_match("${plain}" "\"launch\" \"--\" \"srun\" \"-p\" \"gpu\" \"[^\"]*/forge_plain_bench\"" "CMAKE_TEST_LAUNCHER")
