@@ -1,0 +1,132 @@
+#define BOOST_TEST_MODULE report_comparison
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "forge/report/comparison.hpp"
+
+namespace tt = boost::test_tools;
+
+namespace {
+
+// An eval of `name` that measured `ratio` in [low, high]; `extra` adds keys to "performance".
+forge::EvalReport measured(const std::string& name, double ratio, double low, double high,
+                           const std::string& extra = "") {
+    const std::string text = R"({"operator": ")" + name + R"(", "correctness": {"passed": true}, "performance": {)" +
+                             R"("ratio": )" + std::to_string(ratio) + R"(, "ratio_ci": [)" + std::to_string(low) +
+                             ", " + std::to_string(high) + "]" + extra + R"(, "workloads": []}})";
+    return forge::parse_eval(text, "/runs/" + name + ".eval.json");
+}
+
+forge::EvalReport skipped(const std::string& name) {
+    return forge::parse_eval(R"({"operator": ")" + name + R"(", "skipped": {"reason": "no CUDA device"}})",
+                             "/runs/" + name + ".eval.json");
+}
+
+const forge::CardComparison& card(const forge::Comparison& comparison, const std::string& name) {
+    for (const forge::CardComparison& c : comparison.cards) {
+        if (c.name == name) return c;
+    }
+    throw std::logic_error("no card " + name);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(cards_are_matched_by_operator_name_and_one_sided_ones_listed) {
+    const std::vector<forge::EvalReport> before{measured("rope", 2.0, 1.9, 2.1), measured("gone", 1.0, 0.9, 1.1)};
+    const std::vector<forge::EvalReport> after{measured("new_card", 1.0, 0.9, 1.1), measured("rope", 2.0, 1.9, 2.1)};
+    const forge::Comparison c = forge::compare_runs(before, after, 1.0);
+    BOOST_TEST(c.cards.size() == 3U);
+    BOOST_TEST((card(c, "rope").status == forge::CardStatus::compared));
+    BOOST_TEST(card(c, "rope").change->change == 1.0, tt::tolerance(1e-12));
+    BOOST_TEST((card(c, "gone").status == forge::CardStatus::removed));
+    BOOST_TEST(!card(c, "gone").change.has_value());
+    BOOST_TEST(card(c, "gone").new_eval.empty());
+    BOOST_TEST((card(c, "new_card").status == forge::CardStatus::added));
+    BOOST_TEST(card(c, "new_card").old_eval.empty());
+    BOOST_TEST(c.any_compared());
+    BOOST_TEST(c.regressions() == 0U);
+}
+
+BOOST_AUTO_TEST_CASE(a_skipped_or_failed_bench_or_one_without_an_interval_has_no_verdict) {
+    const std::vector<forge::EvalReport> before{skipped("a"), measured("b", 1.0, 0.9, 1.1),
+                                                measured("c", 1.0, 0.9, 1.1)};
+    forge::EvalReport failed = measured("b", 1.0, 0.9, 1.1);
+    failed.correctness_passed = false;
+    forge::EvalReport no_interval = measured("c", 1.0, 0.9, 1.1);
+    no_interval.ratio_ci.reset();
+    const std::vector<forge::EvalReport> after{measured("a", 1.0, 0.9, 1.1), failed, no_interval};
+    const forge::Comparison c = forge::compare_runs(before, after, 1.0);
+    for (const std::string name : {"a", "b", "c"}) {
+        BOOST_TEST((card(c, name).status == forge::CardStatus::no_verdict));
+        BOOST_TEST(!card(c, name).change.has_value());
+    }
+    BOOST_TEST(card(c, "a").note == "OLD: the bench was skipped: no CUDA device");
+    BOOST_TEST(card(c, "b").note.starts_with("NEW: the bench failed"));
+    BOOST_TEST(card(c, "c").note.starts_with("NEW: no ratio interval"));
+    BOOST_TEST(!c.any_compared());
+}
+
+BOOST_AUTO_TEST_CASE(a_run_with_a_history_is_read_by_its_within_run_interval_plus_its_spread) {
+    // ratio_ci holds the spread between runs already; the comparison takes the
+    // interval of the rounds alone and adds the spread once, for both runs.
+    const std::string history =
+        R"(, "between_runs": {"runs": 5, "log_sd": 0.04, "within_run_ci": [0.98, 1.02], "reaches_earlier_runs": false})";
+    const std::vector<forge::EvalReport> before{measured("a", 1.0, 0.5, 2.0, history)};
+    const std::vector<forge::EvalReport> after{measured("a", 1.0, 0.98, 1.02)};
+    const forge::Comparison c = forge::compare_runs(before, after, 1.0);
+    const forge::stats::RatioChange& change = *card(c, "a").change;
+    BOOST_TEST(change.between_runs_log_sd == std::max(0.04, forge::stats::between_runs_log_sd_floor));
+    const double se = std::log(1.02 / 0.98) / (2.0 * 1.959963984540054);
+    const double tau = change.between_runs_log_sd;
+    BOOST_TEST(change.high == std::exp(1.959963984540054 * std::sqrt(2.0 * se * se + 2.0 * tau * tau)),
+               tt::tolerance(1e-9));
+}
+
+BOOST_AUTO_TEST_CASE(only_a_regression_below_the_threshold_counts) {
+    // 1.0 to 0.9 with narrow intervals: regressed, by about 10%.
+    const std::vector<forge::EvalReport> before{measured("a", 1.0, 0.999, 1.001)};
+    const std::vector<forge::EvalReport> after{measured("a", 0.9, 0.899, 0.901)};
+    BOOST_TEST(forge::compare_runs(before, after, 1.0).regressions() == 1U);
+    BOOST_TEST(forge::compare_runs(before, after, 0.95).regressions() == 1U);
+    BOOST_TEST(forge::compare_runs(before, after, 0.5).regressions() == 0U);
+    BOOST_TEST(forge::compare_runs(after, before, 1.0).regressions() == 0U);  // the other way: improved
+}
+
+BOOST_AUTO_TEST_CASE(two_evals_of_one_card_in_one_run_are_refused_naming_both) {
+    forge::EvalReport copy = measured("a", 1.0, 0.9, 1.1);
+    copy.path = "/elsewhere/a.eval.json";
+    const std::vector<forge::EvalReport> twice{measured("a", 1.0, 0.9, 1.1), copy};
+    try {
+        (void)forge::compare_runs(twice, twice, 1.0);
+        BOOST_FAIL("expected an error");
+    } catch (const std::runtime_error& e) {
+        BOOST_TEST(std::string(e.what()).find("/runs/a.eval.json and /elsewhere/a.eval.json") != std::string::npos);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_directory_gives_the_eval_files_below_it) {
+    namespace stdfs = std::filesystem;
+    const stdfs::path root = stdfs::temp_directory_path() / "forge_report_comparison_test";
+    stdfs::remove_all(root);
+    stdfs::create_directories(root / "card" / "deeper");
+    for (const char* name :
+         {"card/eval.json", "card/deeper/b.eval.json", "card/b.runs.json", "card/notes.json", "card/.eval.json"}) {
+        std::ofstream(root / name) << "{}";
+    }
+    const std::vector<stdfs::path> files = forge::eval_files(root);
+    BOOST_TEST(files.size() == 2U);
+    BOOST_TEST(files.at(0) == root / "card" / "deeper" / "b.eval.json");
+    BOOST_TEST(files.at(1) == root / "card" / "eval.json");
+    // A file is itself, whatever its name.
+    BOOST_TEST(forge::eval_files(root / "card" / "notes.json").size() == 1U);
+    stdfs::create_directories(root / "empty");
+    BOOST_CHECK_THROW((void)forge::eval_files(root / "empty"), std::runtime_error);
+    BOOST_CHECK_THROW((void)forge::eval_files(root / "absent"), std::runtime_error);
+    stdfs::remove_all(root);
+}
