@@ -62,6 +62,13 @@ struct ReportOptions {
     Output output;
 };
 
+struct CompareOptions {
+    std::string old_run;  // an eval.json, or a directory holding them
+    std::string new_run;
+    double threshold = 1.0;  // a regression counts when the change's interval is wholly below it
+    Output output;
+};
+
 struct ResourceSpecOptions {
     std::string out;  // empty: standard output
     std::optional<long> gpus;
@@ -90,6 +97,7 @@ int run_prep(const PrepOptions& options);
 int run_credit(const CreditOptions& options);
 int run_table_import(const TableImportOptions& options);
 int run_report(const ReportOptions& options);
+int run_compare(const CompareOptions& options);
 int run_resource_spec(const ResourceSpecOptions& options);
 
 }  // namespace forge::cli

@@ -143,6 +143,20 @@ int main(int argc, char** argv) {
     report_cmd->add_option("evals", report.evals, "eval.json files")->required();
     add_output_options(*report_cmd, report.output, colour, report_formats());
 
+    forge::cli::CompareOptions compare;
+    auto* compare_cmd = app.add_subcommand(
+        "compare", "Did each card's raw ratio change from the OLD run to the NEW one, beyond the noise between runs?");
+    compare_cmd->add_option("old", compare.old_run, "OLD: an eval.json, or a directory holding them (a build tree)")
+        ->required();
+    compare_cmd->add_option("new", compare.new_run, "NEW: the same for the run after the change")->required();
+    compare_cmd
+        ->add_option("--threshold", compare.threshold,
+                     "Exit 1 only for a card whose change's 95% interval lies wholly below this (0.95: more than "
+                     "5% slower against its reference)")
+        ->check(positive_number(false, "0.95"))
+        ->default_str("1");
+    add_output_options(*compare_cmd, compare.output, colour, all_formats);
+
     forge::cli::ResourceSpecOptions resource_spec;
     auto* resource_cmd = app.add_subcommand("resource-spec", "Write a CTest resource spec listing this machine's GPUs");
     resource_cmd->add_option("-o,--output", resource_spec.out, "Write the spec here (default: standard output)");
@@ -176,7 +190,7 @@ int main(int argc, char** argv) {
         return code == 0 ? forge::exit_code::ok : forge::exit_code::usage;
     }
 
-    for (forge::cli::Output* output : {&check.output, &prep.output, &credit.output, &report.output}) {
+    for (forge::cli::Output* output : {&check.output, &prep.output, &credit.output, &report.output, &compare.output}) {
         output->colour = output->format == Format::text && wants_colour(colour);
     }
 
@@ -186,6 +200,7 @@ int main(int argc, char** argv) {
         if (*credit_cmd) return forge::cli::run_credit(credit);
         if (*import_cmd) return forge::cli::run_table_import(table_import);
         if (*report_cmd) return forge::cli::run_report(report);
+        if (*compare_cmd) return forge::cli::run_compare(compare);
         if (*resource_cmd) return forge::cli::run_resource_spec(resource_spec);
     } catch (const std::exception& e) {
         // Unreadable or malformed inputs other than the contract: the message names the file.

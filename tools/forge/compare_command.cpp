@@ -1,0 +1,42 @@
+#include <iostream>
+#include <stdexcept>
+
+#include "forge/exit_code.hpp"
+#include "forge/report/comparison.hpp"
+#include "commands.hpp"
+
+namespace forge::cli {
+
+namespace {
+
+// Every eval of one run. A file named on the command line that is not there is
+// an error, not a card that did not run: the comparison would quietly lose it.
+std::vector<EvalReport> read_run(const std::string& path) {
+    std::vector<EvalReport> run;
+    for (const std::filesystem::path& file : eval_files(path)) {
+        std::optional<EvalReport> eval = load_eval(file);
+        if (!eval) throw EvalError(file.string() + ": no such eval.json", file.string(), std::nullopt, "");
+        run.push_back(std::move(*eval));
+    }
+    return run;
+}
+
+}  // namespace
+
+int run_compare(const CompareOptions& options) {
+    const Comparison comparison = compare_runs(read_run(options.old_run), read_run(options.new_run), options.threshold);
+    switch (options.output.format) {
+        case Format::json: std::cout << comparison_json(comparison).dump(2) << '\n'; break;
+        case Format::markdown: render_comparison_markdown(std::cout, comparison); break;
+        case Format::text: render_comparison_text(std::cout, comparison, options.output.colour); break;
+        case Format::html:  // refused when the command line is parsed: the page is `forge report`'s
+            throw std::logic_error("forge compare renders no HTML");
+    }
+    if (comparison.regressions() > 0) return exit_code::problems;
+    // Nothing compared (no card on both sides with an interval in each): no
+    // evidence either way, which a CI gate reads as a skip, not a pass.
+    if (!comparison.any_compared()) return exit_code::skipped;
+    return exit_code::ok;
+}
+
+}  // namespace forge::cli
