@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""forge.slurm.launcher: a consumer project's benches run as jobs of a real
+"""forge.cmake.slurm_launcher: a consumer project's benches (two of the HOST
+example cards as they are, and scaffolded ones) run as jobs of a real
 Slurm cluster (one node on loopback, two fake GPUs as GRES: tests/slurm/cluster)
 through FORGE_BENCH_LAUNCHER, while CTest and the checks run where ctest runs.
 
@@ -32,7 +33,9 @@ outputs = ["y"]
 inputs = ["x"]
 outputs = ["y"]
 """
-HONEST = ("scale_a", "scale_b", "scale_c")
+# Two of the repository's HOST example cards, as they are, and two scaffolded ones.
+EXAMPLES = {"rmsnorm_fwd": "", "rope_fwd": " PREP prep/prep.hpp prep/prep.cpp"}
+HONEST = ("scale_a", "scale_b", *EXAMPLES)
 SLURM_ENV = {}
 
 
@@ -91,7 +94,7 @@ def wait_until_no_jobs(seconds: float) -> str:
 
 
 def write_project(consumer: pathlib.Path, skip_script: pathlib.Path) -> None:
-    cards = "".join(f"forge_add_operator({name} BACKEND HOST)\n" for name in HONEST)
+    cards = "".join(f"forge_add_operator({name} BACKEND HOST{EXAMPLES.get(name, '')})\n" for name in HONEST)
     (consumer / "CMakeLists.txt").write_text(
         "cmake_minimum_required(VERSION 3.25)\n"
         "project(consumer LANGUAGES CXX)\n"
@@ -127,9 +130,10 @@ def main() -> None:
 
 
 def run(source_dir: str, prefix: str, work_dir: pathlib.Path, cxx: str, cmake: str, ctest: str, flags: str) -> None:
-    del source_dir
     consumer = work_dir / "consumer"
     consumer.mkdir()
+    for example in EXAMPLES:
+        shutil.copytree(pathlib.Path(source_dir) / "operators-example" / example, consumer / example)
     skip_script = work_dir / "no_device_here"
     skip_script.write_text("#!/bin/sh\necho 'no CUDA device on this node' >&2\nexit 77\n")
     skip_script.chmod(0o755)
@@ -140,7 +144,7 @@ def run(source_dir: str, prefix: str, work_dir: pathlib.Path, cxx: str, cmake: s
     # The cards, scaffolded by a first configure and then declared.
     subprocess.run(configure + ["-B", work_dir / "scaffold"], capture_output=True, check=False)
     shutil.rmtree(work_dir / "scaffold")
-    for card in (*HONEST, "wrong", "slow", "skipped"):
+    for card in ("scale_a", "scale_b", "wrong", "slow", "skipped"):
         (consumer / card / "window.toml").write_text(CONTRACT)
     student = consumer / "wrong" / "student" / "student.cpp"
     student.write_text(student.read_text().replace("x[i] + x[i];", "x[i] + x[i] + 1.0f;"))
