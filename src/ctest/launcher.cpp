@@ -68,18 +68,22 @@ int exit_status_of(int wait_status) {
         ::_exit(127);
     }
     if (launcher < 0 || !write_all(report, &launcher, sizeof launcher)) ::_exit(127);
-    bool told_to_stop = false;
+    // Polled every 0.1 s; a launcher told to stop gets 60 s to end its job
+    // (srun waits for the job's processes), then SIGKILL: no watcher lingers.
+    constexpr int ticks_before_kill = 600;
+    int ticks_since_told = -1;
     int status = 0;
     for (;;) {
         const pid_t ended = ::waitpid(launcher, &status, WNOHANG);
         if (ended == launcher) break;
         if (ended < 0 && errno != EINTR) ::_exit(127);
         pollfd watched{.fd = alive, .events = POLLIN, .revents = 0};
-        if (!told_to_stop && ::poll(&watched, 1, 100) > 0) {
+        if (ticks_since_told < 0 && ::poll(&watched, 1, 100) > 0) {
             ::kill(launcher, SIGTERM);  // this process's test was killed: end the job
-            told_to_stop = true;
-        } else if (told_to_stop) {
+            ticks_since_told = 0;
+        } else if (ticks_since_told >= 0) {
             ::usleep(100 * 1000);
+            if (++ticks_since_told == ticks_before_kill) ::kill(launcher, SIGKILL);
         }
     }
     const int exit_status = exit_status_of(status);
