@@ -1,11 +1,17 @@
 // `forge compare`'s output: a table of the cards' changes for a terminal or a
 // pull-request comment, the cards without a verdict beneath with why, and
-// what the interval assumes.
+// what the interval assumes; as JSON; and as a page, the changes drawn
+// against 1 as forge report's page draws ratios.
+#include <array>
 #include <ostream>
+#include <vector>
 
 #include "forge/report/comparison.hpp"
 #include "forge/report/text_table.hpp"
+#include "html_style.hpp"
+#include "html_text.hpp"
 #include "number_format.hpp"
+#include "ratio_chart.hpp"
 
 namespace forge {
 
@@ -88,7 +94,106 @@ constexpr std::string_view comparison_legend =
     "of the evals' between_runs.log_sd and the floor); a verdict needs the interval wholly above 1 (improved) or "
     "below 1 (regressed).";
 
+// A change's verdict as the page marks it: improved as faster, regressed as
+// slower, unchanged as indistinguishable (the same shapes and colours).
+html::Mark change_mark(const CardComparison& card) {
+    if (!card.change) return html::Mark::unknown;
+    switch (card.change->verdict()) {
+        case stats::Change::improved: return html::Mark::faster;
+        case stats::Change::regressed: return html::Mark::slower;
+        case stats::Change::unchanged: break;
+    }
+    return html::Mark::indistinguishable;
+}
+
+// data-verdict: the JSON output's words, and a card's status where it has no change.
+std::string_view verdict_key(const CardComparison& card) {
+    if (!card.change) return status_name(card.status);
+    const stats::Change verdict = card.change->verdict();
+    return verdict == stats::Change::unchanged ? "unchanged" : stats::to_string(verdict);
+}
+
+void render_comparison_header(std::ostream& out, const Comparison& comparison) {
+    std::array<std::size_t, 4> counts{};  // by Mark
+    for (const CardComparison& card : comparison.cards) ++counts[static_cast<std::size_t>(change_mark(card))];
+    out << "<header class=\"page-header\"><h1>forge compare</h1><p>" << comparison.cards.size() << " card"
+        << (comparison.cards.size() == 1 ? "" : "s") << ": " << counts[0] << " improved, " << counts[1]
+        << " regressed, " << counts[2] << " unchanged, " << counts[3] << " without a verdict. ";
+    render_comparison_count(out, comparison);
+    out << "</p><ul class=\"legend\">";
+    constexpr std::array<std::pair<html::Mark, std::string_view>, 4> meanings{{
+        {html::Mark::faster, "improved: the change's interval is above 1"},
+        {html::Mark::slower, "regressed: the change's interval is below 1"},
+        {html::Mark::indistinguishable, "unchanged: the interval holds 1"},
+        {html::Mark::unknown, "no verdict (a card in one run only, a skipped or failed bench, no interval)"},
+    }};
+    for (const auto& [mark, meaning] : meanings) out << "<li>" << html::mark_icon(mark) << meaning << "</li>";
+    out << "</ul><p>" << html::escape(comparison_legend) << "</p></header>\n";
+}
+
+void render_comparison_chart(std::ostream& out, const Comparison& comparison) {
+    std::vector<double> drawn;
+    std::vector<html::ChartRow> rows;
+    for (const CardComparison& card : comparison.cards) {
+        if (!card.change) continue;
+        drawn.insert(drawn.end(), {card.change->change, card.change->low, card.change->high});
+        rows.push_back(
+            {card.name, card.change->change, RatioCi{card.change->low, card.change->high}, change_mark(card)});
+    }
+    if (rows.empty()) return;
+    out << "<section class=\"card\"><h2>NEW ratio / OLD ratio</h2>"
+        << html::ratio_chart(html::RatioAxis(drawn), rows, {.width = 760.0, .label_width = 200.0},
+                             "each card's change from the OLD run to the NEW one, with its 95% interval")
+        << "</section>\n";
+}
+
+void render_comparison_table(std::ostream& out, const Comparison& comparison) {
+    out << "<section class=\"card\"><h2>Cards</h2><div class=\"table-wrap\"><table class=\"changes\"><thead><tr>"
+           "<th>card</th><th class=\"num\">OLD ratio</th><th class=\"num\">NEW ratio</th><th class=\"num\">change</th>"
+           "<th>95% interval</th><th>verdict</th><th>note</th></tr></thead><tbody>";
+    for (const CardComparison& card : comparison.cards) {
+        const html::Mark mark = change_mark(card);
+        const std::optional<double> change = card.change ? std::optional(card.change->change) : std::nullopt;
+        out << "<tr class=\"card-change\" data-name=\"" << html::escape(card.name) << "\" data-verdict=\""
+            << verdict_key(card) << "\"" << html::number_attribute("data-old-ratio", card.old_ratio)
+            << html::number_attribute("data-new-ratio", card.new_ratio)
+            << html::number_attribute("data-change", change);
+        if (card.change) {
+            out << html::number_attribute("data-change-low", card.change->low)
+                << html::number_attribute("data-change-high", card.change->high) << " data-counts-as-regression=\""
+                << (card.change->regressed_below(comparison.threshold) ? "true" : "false") << "\"";
+        }
+        out << "><td>" << html::escape(card.name) << "</td><td class=\"num\">" << fixed(card.old_ratio, 3)
+            << "</td><td class=\"num\">" << fixed(card.new_ratio, 3) << "</td><td class=\"num\">" << fixed(change, 3)
+            << "</td><td>" << (card.change ? interval(card.change->low, card.change->high) : "-")
+            << "</td><td><span class=\"verdict " << html::mark_class(mark) << "\">" << html::mark_icon(mark)
+            << html::escape(card_verdict_word(card, comparison.threshold)) << "</span></td><td>";
+        switch (card.status) {
+            case CardStatus::compared: break;
+            case CardStatus::no_verdict: out << html::escape(card.note); break;
+            case CardStatus::added: out << "only in NEW (" << html::escape(card.new_eval) << ")"; break;
+            case CardStatus::removed: out << "only in OLD (" << html::escape(card.old_eval) << ")"; break;
+        }
+        out << "</td></tr>";
+    }
+    out << "</tbody></table></div></section>\n";
+}
+
 }  // namespace
+
+void render_comparison_html(std::ostream& out, const Comparison& comparison) {
+    out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+           "<title>forge compare: "
+        << comparison.cards.size() << " card" << (comparison.cards.size() == 1 ? "" : "s") << "</title>\n<style>"
+        << html::page_style << "</style>\n</head>\n<body>\n";
+    render_comparison_header(out, comparison);
+    out << "<main>\n";
+    render_comparison_chart(out, comparison);
+    render_comparison_table(out, comparison);
+    out << "</main>\n<footer class=\"page-footer\"><p>Written by <code>forge compare --format html</code>.</p>"
+           "</footer>\n</body>\n</html>\n";
+}
 
 void render_comparison_text(std::ostream& out, const Comparison& comparison, bool colour) {
     comparison_table(comparison).render_text(out, colour);

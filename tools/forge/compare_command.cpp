@@ -1,5 +1,4 @@
 #include <iostream>
-#include <stdexcept>
 
 #include "forge/exit_code.hpp"
 #include "forge/report/comparison.hpp"
@@ -29,8 +28,7 @@ int run_compare(const CompareOptions& options) {
         case Format::json: std::cout << comparison_json(comparison).dump(2) << '\n'; break;
         case Format::markdown: render_comparison_markdown(std::cout, comparison); break;
         case Format::text: render_comparison_text(std::cout, comparison, options.output.colour); break;
-        case Format::html:  // refused when the command line is parsed: the page is `forge report`'s
-            throw std::logic_error("forge compare renders no HTML");
+        case Format::html: render_comparison_html(std::cout, comparison); break;
     }
     if (comparison.regressions() > 0) return exit_code::problems;
     // Nothing compared (no card on both sides with an interval in each): no

@@ -26,9 +26,9 @@ using forge::cli::Format;
 const std::map<std::string, Format> text_json{{"text", Format::text}, {"json", Format::json}};
 const std::map<std::string, Format> all_formats{
     {"text", Format::text}, {"markdown", Format::markdown}, {"json", Format::json}};
-// The page over many operators is the report's alone; the other commands refuse
-// --format html with the choices they have.
-std::map<std::string, Format> report_formats() {
+// The pages are report's and compare's alone; the other commands refuse --format
+// html with the choices they have.
+std::map<std::string, Format> page_formats() {
     return {{"text", Format::text}, {"markdown", Format::markdown}, {"json", Format::json}, {"html", Format::html}};
 }
 
@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
     forge::cli::ReportOptions report;
     auto* report_cmd = app.add_subcommand("report", "One summary over many operators' eval.json files");
     report_cmd->add_option("evals", report.evals, "eval.json files")->required();
-    add_output_options(*report_cmd, report.output, colour, report_formats());
+    add_output_options(*report_cmd, report.output, colour, page_formats());
 
     forge::cli::CompareOptions compare;
     auto* compare_cmd = app.add_subcommand(
@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
                      "5% slower against its reference)")
         ->check(positive_number(false, "0.95"))
         ->default_str("1");
-    add_output_options(*compare_cmd, compare.output, colour, all_formats);
+    add_output_options(*compare_cmd, compare.output, colour, page_formats());
 
     forge::cli::ResourceSpecOptions resource_spec;
     auto* resource_cmd = app.add_subcommand("resource-spec", "Write a CTest resource spec listing this machine's GPUs");

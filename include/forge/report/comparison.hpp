@@ -56,6 +56,13 @@ struct Comparison {
 
 void render_comparison_text(std::ostream& out, const Comparison& comparison, bool colour);
 void render_comparison_markdown(std::ostream& out, const Comparison& comparison);
+// One self-contained page (inline CSS and SVG, as forge report's): each card's
+// change drawn against 1 with its interval and verdict, and a table whose rows
+// carry the figures in data- attributes (data-name, data-verdict,
+// data-old-ratio, data-new-ratio, data-change, data-change-low,
+// data-change-high, data-counts-as-regression), as the shortest text that
+// reads back as the same number.
+void render_comparison_html(std::ostream& out, const Comparison& comparison);
 // {"threshold", "between_runs_log_sd_floor", "regressions", "cards": [{"name", "old_eval", "new_eval",
 //  "old_ratio", "new_ratio", "status" ("compared" | "no verdict" | "added" | "removed"),
 //  "verdict" ("improved" | "regressed" | "unchanged" | null), "change", "change_ci", "between_runs_log_sd",
