@@ -4,59 +4,17 @@
 #include <string>
 #include <string_view>
 
-#include "commands.hpp"
 #include "forge/credit/credit.hpp"
 #include "forge/credit/gate.hpp"
-#include "forge/ctest/measurement.hpp"
+#include "forge/ctest/credit_measurements.hpp"
 #include "forge/eval/table_file.hpp"
 #include "forge/exit_code.hpp"
 #include "forge/report/credit_view.hpp"
+#include "commands.hpp"
 
 namespace forge::cli {
 
 namespace {
-
-// A side's priced share over the run: the mean of its workloads' shares.
-std::optional<double> run_priced_fraction(const RunCredit& run, Side side) {
-    double sum = 0.0;
-    std::size_t count = 0;
-    for (const WorkloadCredit& workload : run.workloads) {
-        if (!workload.credit) continue;
-        sum += workload.credit->side(side).fraction;
-        ++count;
-    }
-    if (count == 0) return std::nullopt;
-    return sum / static_cast<double>(count);
-}
-
-void print_measurements(const EvalReport& eval, const RunCredit& run) {
-    const std::optional<RatioCi> credited_ci = eval.ratio_ci ? credited_ratio_ci(run, *eval.ratio_ci) : std::nullopt;
-    const auto low = [](const std::optional<RatioCi>& ci) { return ci ? std::optional(ci->low) : std::nullopt; };
-    const auto high = [](const std::optional<RatioCi>& ci) { return ci ? std::optional(ci->high) : std::nullopt; };
-    const std::pair<const char*, std::optional<double>> figures[] = {
-        {"raw_ratio", run.raw_ratio},
-        {"raw_ratio_ci_low", low(eval.ratio_ci)},
-        {"raw_ratio_ci_high", high(eval.ratio_ci)},
-        {"credited_ratio", run.credited_ratio},
-        {"credited_ratio_ci_low", low(credited_ci)},
-        {"credited_ratio_ci_high", high(credited_ci)},
-        {"reference_ms", eval.reference_ms},
-        {"student_ms", eval.student_ms},
-        {"student_priced_fraction", run_priced_fraction(run, Side::student)},
-        {"reference_priced_fraction", run_priced_fraction(run, Side::reference)},
-        // Where the bench declared its work: each side's throughput over the workloads.
-        {"reference_gflops", eval.reference_throughput.gflops},
-        {"student_gflops", eval.student_throughput.gflops},
-        {"reference_gbps", eval.reference_throughput.gbps},
-        {"student_gbps", eval.student_throughput.gbps},
-        {"reference_peak_dram_bandwidth_fraction", eval.reference_throughput.peak_dram_bandwidth_fraction},
-        {"student_peak_dram_bandwidth_fraction", eval.student_throughput.peak_dram_bandwidth_fraction},
-    };
-    for (const auto& [name, value] : figures) {
-        if (!value) continue;
-        if (const std::optional<std::string> line = ctest_measurement(name, *value)) std::cout << *line << '\n';
-    }
-}
 
 // Puts each "WORKLOAD=FILE" table of `side` in its workload of `eval`, in place
 // of the bench's own; the coverage rule then holds the file's profiler digest
@@ -147,7 +105,9 @@ int run_credit(const CreditOptions& options) {
                   << "\n  Fix what the bench reports and rerun it; until then it has no ratio to credit.\n";
         return exit_code::problems;
     }
-    if (options.ctest) print_measurements(*eval, run);
+    if (options.ctest) {
+        for (const std::string& line : credit_measurements(*eval, run)) std::cout << line << '\n';
+    }
     // Priced regexes that matched nothing on a run that succeeded fail the credit test.
     const std::vector<CreditIssue> unmatched = unmatched_regexes(run);
     for (const CreditIssue& issue : unmatched) print_issue(std::cerr, eval->path, issue, "error");
