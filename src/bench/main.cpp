@@ -17,6 +17,7 @@
 #include "forge/bench/run.hpp"
 #include "forge/contract/check.hpp"
 #include "forge/eval/eval.hpp"
+#include "forge/eval/eval_keys.hpp"
 #include "forge/exit_code.hpp"
 #include "forge/io/file.hpp"
 #include "forge/report/findings_view.hpp"
@@ -186,10 +187,10 @@ std::vector<std::string> side_target(const BuildInfo& build, std::string_view si
 
 // eval.json's "build": how forge_add_operator() compiled the bench.
 nlohmann::json build_json(const BuildInfo& build) {
-    nlohmann::json json = {{"build_type", std::string(build.build_type)},
+    nlohmann::json json = {{eval_key::build_type, std::string(build.build_type)},
                            {"compiler", std::string(build.compiler)},
                            {"flags", std::string(build.flags)},
-                           {"optimized", build.optimized}};
+                           {eval_key::optimized, build.optimized}};
     if (!build.cuda_compiler.empty()) {
         json["cuda_compiler"] = std::string(build.cuda_compiler);
         json["cuda_flags"] = std::string(build.cuda_flags);
@@ -200,8 +201,8 @@ nlohmann::json build_json(const BuildInfo& build) {
         json["c_flags"] = std::string(build.c_flags);
     }
     if (!build.reference_options.empty() || !build.student_options.empty()) {
-        json["reference_options"] = options_by_language(build.reference_options);
-        json["student_options"] = options_by_language(build.student_options);
+        json[eval_key::reference_options] = options_by_language(build.reference_options);
+        json[eval_key::student_options] = options_by_language(build.student_options);
     }
     json["reference_target"] = side_target(build, build.reference_options);
     json["student_target"] = side_target(build, build.student_options);

@@ -4,6 +4,7 @@
 #include <array>
 #include <utility>
 
+#include "forge/eval/eval_keys.hpp"
 #include "eval_reader.hpp"
 
 namespace forge {
@@ -32,10 +33,11 @@ std::string EvalReport::failure() const {
 }
 
 bool holds_eval_keys(const nlohmann::json& root) {
-    constexpr std::array eval_keys{"schema_version", "operator",    "backend",    "contract",
-                                   "skipped",        "correctness", "performance"};
+    constexpr std::array eval_keys{eval_key::schema_version, eval_key::operator_name, eval_key::backend,
+                                   eval_key::contract,       eval_key::skipped,       eval_key::correctness,
+                                   eval_key::performance};
     return root.is_object() &&
-           std::any_of(eval_keys.begin(), eval_keys.end(), [&](const char* key) { return root.contains(key); });
+           std::any_of(eval_keys.begin(), eval_keys.end(), [&](std::string_view key) { return root.contains(key); });
 }
 
 EvalReport parse_eval(std::string_view text, std::string_view path) {

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "forge/eval/eval.hpp"
+#include "forge/eval/eval_keys.hpp"
 #include "forge/eval/python_value.hpp"
 #include "json_text.hpp"
 
@@ -91,72 +92,80 @@ public:
         }
         EvalReport report;
         report.path = file_;
-        if (const json* version = member(root, "schema_version");
+        if (const json* version = member(root, eval_key::schema_version);
             version && !(version->is_number() && version->get<double>() == static_cast<double>(eval_schema_version))) {
-            fail(top / "schema_version", "is " + describe(*version) + "; this forge reads eval.json schema version " +
-                                             std::to_string(eval_schema_version) + " (rebuild the bench with it)");
+            fail(top / eval_key::schema_version,
+                 "is " + describe(*version) + "; this forge reads eval.json schema version " +
+                     std::to_string(eval_schema_version) + " (rebuild the bench with it)");
         }
-        if (const json* name = member(root, "operator"); name && name->is_string())
+        if (const json* name = member(root, eval_key::operator_name); name && name->is_string())
             report.operator_name = name->get<std::string>();
-        if (const json* backend = member(root, "backend"); backend && backend->is_string())
+        if (const json* backend = member(root, eval_key::backend); backend && backend->is_string())
             report.backend = backend->get<std::string>();
-        if (const json* contract = member(root, "contract"); contract && contract->is_string())
+        if (const json* contract = member(root, eval_key::contract); contract && contract->is_string())
             report.contract = contract->get<std::string>();
-        if (const json* digest = member(root, "contract_digest"); digest && digest->is_string())
+        if (const json* digest = member(root, eval_key::contract_digest); digest && digest->is_string())
             report.contract_digest = digest->get<std::string>();
-        if (const json* skipped = object_member(root, top, "skipped", "an object {\"reason\": \"...\"}")) {
-            const json* reason = member(*skipped, "reason");
+        if (const json* skipped = object_member(root, top, eval_key::skipped, "an object {\"reason\": \"...\"}")) {
+            const json* reason = member(*skipped, eval_key::reason);
             report.skipped = reason ? python_str(*reason) : "no reason given";
         }
         if (const json* correctness =
-                object_member(root, top, "correctness", "an object {\"passed\": true|false, ...}")) {
-            if (const json* passed = member(*correctness, "passed")) {
+                object_member(root, top, eval_key::correctness, "an object {\"passed\": true|false, ...}")) {
+            if (const json* passed = member(*correctness, eval_key::passed)) {
                 if (!passed->is_boolean())
-                    fail(top / "correctness" / "passed", "is " + describe(*passed) + ", expected true or false");
+                    fail(top / eval_key::correctness / eval_key::passed,
+                         "is " + describe(*passed) + ", expected true or false");
                 report.correctness_passed = passed->get<bool>();
             }
-            report.problems = messages(*correctness, top / "correctness", "problems");
+            report.problems = messages(*correctness, top / eval_key::correctness, eval_key::problems);
         }
-        report.notices = messages(root, top, "notices");
-        if (const json* build = object_member(root, top, "build", "an object {\"optimized\": true|false, ...}")) {
-            report.build_optimized = flag(*build, top / "build", "optimized");
-            if (const json* type = member(*build, "build_type")) report.build_type = python_str(*type);
-            report.reference_options = side_options(*build, top / "build", "reference_options");
-            report.student_options = side_options(*build, top / "build", "student_options");
+        report.notices = messages(root, top, eval_key::notices);
+        if (const json* build =
+                object_member(root, top, eval_key::build, "an object {\"optimized\": true|false, ...}")) {
+            report.build_optimized = flag(*build, top / eval_key::build, eval_key::optimized);
+            if (const json* type = member(*build, eval_key::build_type)) report.build_type = python_str(*type);
+            report.reference_options = side_options(*build, top / eval_key::build, eval_key::reference_options);
+            report.student_options = side_options(*build, top / eval_key::build, eval_key::student_options);
         }
-        json* performance = root.contains("performance") ? &root["performance"] : nullptr;
+        json* performance = root.contains(eval_key::performance) ? &root[eval_key::performance] : nullptr;
         if (!performance || performance->is_null()) return report;
-        const KeyPath perf = top / "performance";
+        const KeyPath perf = top / eval_key::performance;
         if (!performance->is_object()) fail(perf, "is " + describe(*performance) + ", expected an object");
-        if (const auto prep = performance->find("prep"); prep != performance->end()) report.prep = std::move(*prep);
-        report.reference_ms = milliseconds(*performance, perf, "reference_ms");
-        report.student_ms = milliseconds(*performance, perf, "student_ms");
-        if (const json* ratio = member(*performance, "ratio")) {
-            if (!ratio->is_number()) fail(perf / "ratio", "is " + describe(*ratio) + ", expected a number or null");
+        if (const auto prep = performance->find(eval_key::prep); prep != performance->end())
+            report.prep = std::move(*prep);
+        report.reference_ms = milliseconds(*performance, perf, eval_key::reference_ms);
+        report.student_ms = milliseconds(*performance, perf, eval_key::student_ms);
+        if (const json* ratio = member(*performance, eval_key::ratio)) {
+            if (!ratio->is_number())
+                fail(perf / eval_key::ratio, "is " + describe(*ratio) + ", expected a number or null");
             report.ratio = ratio->get<double>();
         }
-        report.reference_throughput = throughput(*performance, perf, "reference");
-        report.student_throughput = throughput(*performance, perf, "student");
+        report.reference_throughput = throughput(*performance, perf, eval_key::reference);
+        report.student_throughput = throughput(*performance, perf, eval_key::student);
         report.measured = true;
-        report.ratio_ci = interval(*performance, perf, "ratio_ci");
+        report.ratio_ci = interval(*performance, perf, eval_key::ratio_ci);
         report.verdict = verdict(*performance, perf);
-        report.precision_reached = flag(*performance, perf, "precision_reached");
-        if (const json* stopping = object_member(*performance, perf, "stopping", "an object or null")) {
-            const json* preset = member(*stopping, "preset");
+        report.precision_reached = flag(*performance, perf, eval_key::precision_reached);
+        if (const json* stopping = object_member(*performance, perf, eval_key::stopping, "an object or null")) {
+            const json* preset = member(*stopping, eval_key::preset);
             report.quick = preset != nullptr && preset->is_string() && *preset == "quick";
         }
-        if (const json* between = object_member(*performance, perf, "between_runs", "an object or null")) {
-            report.between_runs = between_runs(*between, perf / "between_runs");
-            if (const json* machine = object_member(*between, perf / "between_runs", "machine", "an object")) {
-                report.busier_machine = flag(*machine, perf / "between_runs" / "machine", "busier");
+        if (const json* between = object_member(*performance, perf, eval_key::between_runs, "an object or null")) {
+            report.between_runs = between_runs(*between, perf / eval_key::between_runs);
+            if (const json* machine =
+                    object_member(*between, perf / eval_key::between_runs, eval_key::machine, "an object")) {
+                report.busier_machine =
+                    flag(*machine, perf / eval_key::between_runs / eval_key::machine, eval_key::busier);
             }
         }
-        if (const json* workloads = member(*performance, "workloads")) {
+        if (const json* workloads = member(*performance, eval_key::workloads)) {
             if (!workloads->is_array())
-                fail(perf / "workloads", "is " + describe(*workloads) + ", expected an array of workload objects");
+                fail(perf / eval_key::workloads,
+                     "is " + describe(*workloads) + ", expected an array of workload objects");
             report.workloads.reserve(workloads->size());
             for (std::size_t i = 0; i < workloads->size(); ++i) {
-                report.workloads.push_back(workload((*workloads)[i], perf / "workloads" / i, i));
+                report.workloads.push_back(workload((*workloads)[i], perf / eval_key::workloads / i, i));
             }
         }
         return report;
@@ -172,10 +181,11 @@ public:
                           "import` writes one)");
         }
         SideReading out;
-        out.kernels = table(root, top, "kernels");
+        out.kernels = table(root, top, eval_key::kernels);
         if (!out.kernels)
-            fail(top / "kernels", "is missing, expected an array of kernel rows (`forge table import` writes one)");
-        out.profiler = digest(root, top, "profiler");
+            fail(top / eval_key::kernels,
+                 "is missing, expected an array of kernel rows (`forge table import` writes one)");
+        out.profiler = digest(root, top, eval_key::profiler);
         return out;
     }
 
@@ -185,36 +195,37 @@ private:
             fail(at, "is " + describe(value) + ", expected a workload object {\"name\", \"reference_ms\", ...}");
         WorkloadReading out;
         // str(workload.get("name", index)), as the oracle tags prep blocks.
-        const auto name = value.find("name");
+        const auto name = value.find(eval_key::name);
         out.name = name == value.end() ? std::to_string(index) : python_str(*name);
-        out.reference.ms = milliseconds(value, at, "reference_ms");
-        out.student.ms = milliseconds(value, at, "student_ms");
-        if (const json* ratio = member(value, "ratio")) {
-            if (!ratio->is_number()) fail(at / "ratio", "is " + describe(*ratio) + ", expected a number or null");
+        out.reference.ms = milliseconds(value, at, eval_key::reference_ms);
+        out.student.ms = milliseconds(value, at, eval_key::student_ms);
+        if (const json* ratio = member(value, eval_key::ratio)) {
+            if (!ratio->is_number())
+                fail(at / eval_key::ratio, "is " + describe(*ratio) + ", expected a number or null");
             out.ratio = ratio->get<double>();
         }
-        out.reference.throughput = throughput(value, at, "reference");
-        out.student.throughput = throughput(value, at, "student");
-        out.ratio_ci = interval(value, at, "ratio_ci");
+        out.reference.throughput = throughput(value, at, eval_key::reference);
+        out.student.throughput = throughput(value, at, eval_key::student);
+        out.ratio_ci = interval(value, at, eval_key::ratio_ci);
         out.verdict = verdict(value, at);
-        if (const json* between = object_member(value, at, "between_runs", "an object or null")) {
-            out.between_runs = between_runs(*between, at / "between_runs");
+        if (const json* between = object_member(value, at, eval_key::between_runs, "an object or null")) {
+            out.between_runs = between_runs(*between, at / eval_key::between_runs);
         }
-        if (const auto rounds = value.find("rounds"); rounds != value.end()) out.rounds = *rounds;
+        if (const auto rounds = value.find(eval_key::rounds); rounds != value.end()) out.rounds = *rounds;
         if (const json* kernels =
-                object_member(value, at, "kernels", "an object {\"reference\": [rows], \"student\": [rows]}")) {
-            out.reference.kernels = table(*kernels, at / "kernels", "reference");
-            out.student.kernels = table(*kernels, at / "kernels", "student");
+                object_member(value, at, eval_key::kernels, "an object {\"reference\": [rows], \"student\": [rows]}")) {
+            out.reference.kernels = table(*kernels, at / eval_key::kernels, eval_key::reference);
+            out.student.kernels = table(*kernels, at / eval_key::kernels, eval_key::student);
         }
         if (const json* profiler =
-                object_member(value, at, "profiler", "an object {\"reference\": {...}, \"student\": {...}}")) {
-            out.reference.profiler = digest(*profiler, at / "profiler", "reference");
-            out.student.profiler = digest(*profiler, at / "profiler", "student");
+                object_member(value, at, eval_key::profiler, "an object {\"reference\": {...}, \"student\": {...}}")) {
+            out.reference.profiler = digest(*profiler, at / eval_key::profiler, eval_key::reference);
+            out.student.profiler = digest(*profiler, at / eval_key::profiler, eval_key::student);
         }
-        if (const json* changed = object_member(value, at, "kernel_set_changed",
+        if (const json* changed = object_member(value, at, eval_key::kernel_set_changed,
                                                 "an object {\"reference\": true|false|null, \"student\": ...}")) {
-            out.reference.kernel_set_changed = flag(*changed, at / "kernel_set_changed", "reference");
-            out.student.kernel_set_changed = flag(*changed, at / "kernel_set_changed", "student");
+            out.reference.kernel_set_changed = flag(*changed, at / eval_key::kernel_set_changed, eval_key::reference);
+            out.student.kernel_set_changed = flag(*changed, at / eval_key::kernel_set_changed, eval_key::student);
         }
         return out;
     }
@@ -224,15 +235,15 @@ private:
     Throughput throughput(const json& object, const KeyPath& at, std::string_view side) const {
         Throughput out;
         const json* sides =
-            object_member(object, at, "throughput", "an object {\"reference\": {...}, \"student\": {...}}");
+            object_member(object, at, eval_key::throughput, "an object {\"reference\": {...}, \"student\": {...}}");
         if (!sides) return out;
-        const KeyPath here = at / "throughput";
+        const KeyPath here = at / eval_key::throughput;
         const json* figures =
             object_member(*sides, here, side, "an object {\"gflops\", \"gbps\", \"peak_dram_bandwidth_fraction\"}");
         if (!figures) return out;
-        out.gflops = number(*figures, here / side, "gflops");
-        out.gbps = number(*figures, here / side, "gbps");
-        out.peak_dram_bandwidth_fraction = number(*figures, here / side, "peak_dram_bandwidth_fraction");
+        out.gflops = number(*figures, here / side, eval_key::gflops);
+        out.gbps = number(*figures, here / side, eval_key::gbps);
+        out.peak_dram_bandwidth_fraction = number(*figures, here / side, eval_key::peak_dram_bandwidth_fraction);
         return out;
     }
 
@@ -259,26 +270,26 @@ private:
     // The run's or a workload's "between_runs" object.
     BetweenRuns between_runs(const json& object, const KeyPath& at) const {
         BetweenRuns out;
-        if (const json* runs = member(object, "runs")) {
+        if (const json* runs = member(object, eval_key::runs)) {
             if (!runs->is_number_integer() || runs->get<std::int64_t>() < 1)
-                fail(at / "runs", "is " + describe(*runs) + ", expected a count of runs (at least 1)");
+                fail(at / eval_key::runs, "is " + describe(*runs) + ", expected a count of runs (at least 1)");
             out.runs = runs->get<std::int64_t>();
         }
-        out.log_sd = number(object, at, "log_sd");
-        out.within_run_ci = interval(object, at, "within_run_ci");
-        out.reaches_earlier_runs = flag(object, at, "reaches_earlier_runs");
+        out.log_sd = number(object, at, eval_key::log_sd);
+        out.within_run_ci = interval(object, at, eval_key::within_run_ci);
+        out.reaches_earlier_runs = flag(object, at, eval_key::reaches_earlier_runs);
         return out;
     }
 
     std::optional<std::string> verdict(const json& object, const KeyPath& at) const {
-        const json* value = member(object, "verdict");
+        const json* value = member(object, eval_key::verdict);
         if (!value) return std::nullopt;
         for (std::string_view word : {verdict_faster, verdict_slower, verdict_indistinguishable}) {
             if (value->is_string() && value->get<std::string>() == word) return std::string(word);
         }
-        fail(at / "verdict", "is " + describe(*value) + ", expected \"" + std::string(verdict_faster) + "\", \"" +
-                                 std::string(verdict_slower) + "\" or \"" + std::string(verdict_indistinguishable) +
-                                 "\"");
+        fail(at / eval_key::verdict, "is " + describe(*value) + ", expected \"" + std::string(verdict_faster) +
+                                         "\", \"" + std::string(verdict_slower) + "\" or \"" +
+                                         std::string(verdict_indistinguishable) + "\"");
     }
 
     std::optional<bool> flag(const json& object, const KeyPath& at, std::string_view key) const {
@@ -334,12 +345,12 @@ private:
         KernelRow out;
         // The oracle reads str(row.get("name", "")) and float(row.get("time_ns") or 0.0),
         // a time that is not a number counting 0.
-        if (const auto name = value.find("name"); name != value.end()) out.name = python_str(*name);
-        const auto time = value.find("time_ns");
+        if (const auto name = value.find(eval_key::name); name != value.end()) out.name = python_str(*name);
+        const auto time = value.find(eval_key::time_ns);
         out.time_ns = time != value.end() && python_truthy(*time) ? python_float(*time).value_or(0.0) : 0.0;
-        const auto launches = value.find("launches");
+        const auto launches = value.find(eval_key::launches);
         out.launches = launches == value.end() ? 0 : python_int(*launches).value_or(0);
-        const auto pct = value.find("pct");
+        const auto pct = value.find(eval_key::pct);
         out.pct = pct == value.end() ? 0.0 : python_float(*pct).value_or(0.0);
         return out;
     }
@@ -352,10 +363,10 @@ private:
         const json* value = member(profiler, side);
         if (!value || !value->is_object() || value->empty()) return std::nullopt;
         ProfilerDigest out;
-        const json* total = member(*value, "total_ns");
+        const json* total = member(*value, eval_key::total_ns);
         out.total_ns = total ? python_float(*total).value_or(std::numeric_limits<double>::quiet_NaN())
                              : std::numeric_limits<double>::quiet_NaN();
-        const json* calls = member(*value, "calls");
+        const json* calls = member(*value, eval_key::calls);
         if (!calls) return out;  // missing calls means one call
         const auto n = python_float(*calls);
         if (!n || std::isnan(*n) || *n <= 0) {
@@ -363,7 +374,7 @@ private:
         } else if (*n == std::floor(*n) && *n < 0x1p63) {
             out.calls = static_cast<std::int64_t>(*n);
         } else {
-            fail(at / side / "calls", "is " + describe(*calls) + ", expected a whole number of profiled calls");
+            fail(at / side / eval_key::calls, "is " + describe(*calls) + ", expected a whole number of profiled calls");
         }
         return out;
     }

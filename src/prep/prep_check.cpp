@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "forge/eval/eval_keys.hpp"
 #include "forge/eval/python_value.hpp"
 #include "forge/prep/dtype.hpp"
 
@@ -88,11 +89,11 @@ PrepProblem unreported(const std::string& names) {
 
 // The Python oracle's _check_prep_block: one prep block (one workload's).
 std::vector<PrepProblem> check_block(const Entries& entries, const json& block, const std::string& names) {
-    const json* outputs = block.is_object() ? member(block, "outputs") : nullptr;
+    const json* outputs = block.is_object() ? member(block, eval_key::outputs) : nullptr;
     if (!outputs || !outputs->is_object()) return {unreported(names)};
     std::vector<PrepProblem> out;
 
-    if (const json* mutated = member(block, "mutated"); mutated && mutated->is_array() && !mutated->empty()) {
+    if (const json* mutated = member(block, eval_key::mutated); mutated && mutated->is_array() && !mutated->empty()) {
         std::vector<std::string> tensors;
         for (const json& name : *mutated) tensors.push_back(python_str(name));
         const std::string subject = joined(tensors);
@@ -118,7 +119,7 @@ std::vector<PrepProblem> check_block(const Entries& entries, const json& block, 
                            {}});
             continue;
         }
-        const json* reported = member(*got, "shape");
+        const json* reported = member(*got, eval_key::shape);
         const auto shape = reported_shape(reported);
         if (!shape) {
             out.push_back({std::string(prep_code::shape),
@@ -137,7 +138,7 @@ std::vector<PrepProblem> check_block(const Entries& entries, const json& block, 
                                "shape follows the workload needs workloads that agree on it)",
                            {}});
         }
-        const json* dtype = member(*got, "dtype");
+        const json* dtype = member(*got, eval_key::dtype);
         const json reported_dtype = dtype ? *dtype : json();
         if (!a->dtype.empty() && normalize_dtype(reported_dtype) != normalize_dtype(a->dtype)) {
             out.push_back({std::string(prep_code::dtype),
@@ -163,8 +164,8 @@ std::vector<PrepProblem> check_block(const Entries& entries, const json& block, 
         };
         out.push_back({std::string(prep_code::undeclared),
                        item.key(),
-                       "prep produced an undeclared tensor " + in_quotes(item.key()) + " (shape " + shown("shape") +
-                           ", dtype " + shown("dtype") +
+                       "prep produced an undeclared tensor " + in_quotes(item.key()) + " (shape " +
+                           shown(eval_key::shape) + ", dtype " + shown(eval_key::dtype) +
                            "): the timed call may only receive what window.toml symmetrizes; declare it on both "
                            "sides, or stop producing it",
                        {}});
@@ -192,7 +193,7 @@ std::vector<PrepProblem> check_prep_report(const WindowContract& contract, const
     for (const Asymmetry* a : entries) entry_names.push_back(a->name);
     const std::string names = joined(entry_names);
 
-    const json* subs = prep_block.is_object() ? member(prep_block, "workloads") : nullptr;
+    const json* subs = prep_block.is_object() ? member(prep_block, eval_key::workloads) : nullptr;
     if (!subs || !subs->is_array() || subs->empty()) return check_block(entries, prep_block, names);
 
     // A multi-workload bench runs the prep step once per workload: every
@@ -204,7 +205,7 @@ std::vector<PrepProblem> check_prep_report(const WindowContract& contract, const
         const json& sub = (*subs)[i];
         if (!sub.is_object()) continue;
         any_block = true;
-        const json* name = member(sub, "name");
+        const json* name = member(sub, eval_key::name);
         const std::string tag = name ? python_str(*name) : std::to_string(i);
         for (PrepProblem& problem : check_block(entries, sub, names)) {
             const auto [it, fresh] = seen.try_emplace(grouping_key(problem), out.size());

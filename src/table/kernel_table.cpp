@@ -4,6 +4,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "forge/eval/eval_keys.hpp"
+
 namespace forge {
 
 double KernelTable::total_ns() const noexcept {
@@ -42,16 +44,16 @@ KernelTable merge_by_name(std::vector<KernelRow> rows) {
 nlohmann::json to_json(const KernelTable& table) {
     nlohmann::json kernels = nlohmann::json::array();
     for (const KernelRow& row : table.kernels) {
-        kernels.push_back({{"name", row.name},
-                           {"launches", row.launches},
-                           {"time_ns", row.time_ns},
-                           {"pct", row.pct}});
+        kernels.push_back({{eval_key::name, row.name},
+                           {eval_key::launches, row.launches},
+                           {eval_key::time_ns, row.time_ns},
+                           {eval_key::pct, row.pct}});
     }
     nlohmann::json profiler = nullptr;
     if (table.profiler) {
-        profiler = {{"total_ns", table.profiler->total_ns}, {"calls", table.profiler->calls}};
+        profiler = {{eval_key::total_ns, table.profiler->total_ns}, {eval_key::calls, table.profiler->calls}};
     }
-    return {{"kernels", std::move(kernels)}, {"profiler", std::move(profiler)}};
+    return {{eval_key::kernels, std::move(kernels)}, {eval_key::profiler, std::move(profiler)}};
 }
 
 }  // namespace forge

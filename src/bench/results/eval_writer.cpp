@@ -6,6 +6,7 @@
 #include <variant>
 #include <vector>
 
+#include "forge/eval/eval_keys.hpp"
 #include "forge/io/file.hpp"
 #include "results/run_history.hpp"
 #include "results/run_summary.hpp"
@@ -46,8 +47,8 @@ nlohmann::json rounds_json(const WorkloadRecord& w) {
                           {"input_variant", round.input_variant},
                           {"fresh", round.fresh},
                           {"layout", round.layout},
-                          {"reference_ms", round.reference_ms},
-                          {"student_ms", round.student_ms},
+                          {eval_key::reference_ms, round.reference_ms},
+                          {eval_key::student_ms, round.student_ms},
                           {"t_s", round.t_s},
                           {"calibration_ms", round.calibration_ms},
                           {"memory_calibration_ms", round.memory_calibration_ms},
@@ -62,9 +63,9 @@ nlohmann::json rounds_json(const WorkloadRecord& w) {
 }
 
 nlohmann::json stopping_json(const WorkloadRecord& w, const WorkloadSummary& summary) {
-    return {{"reason", to_string(w.stop)},
-            {"preset", w.stopping_preset},
-            {"rounds", w.rounds.size()},
+    return {{eval_key::reason, to_string(w.stop)},
+            {eval_key::preset, w.stopping_preset},
+            {eval_key::rounds, w.rounds.size()},
             {"preempted_rounds", summary.preempted_rounds},
             {"throttled_rounds", summary.throttled_rounds},
             {"estimated_from", to_string(w.selection)},
@@ -117,7 +118,7 @@ nlohmann::json drift_json(const Drift& drift) {
 // The rule every workload's rounds stopped by, with its parameters.
 nlohmann::json stopping_rule_json(const StoppingParameters& p) {
     return {{"criterion", StoppingCriterion::name},
-            {"preset", p.preset},
+            {eval_key::preset, p.preset},
             {"precision", p.precision},
             {"confidence", p.confidence},
             {"min_rounds", p.min_rounds},
@@ -150,7 +151,7 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
             {"run_interval",
              "hull of a percentile bootstrap over each workload's layouts and rounds (2000 resamples, seeded) and "
              "the workloads' intervals carried to their geometric mean"},
-            {"between_runs",
+            {eval_key::between_runs,
              "DerSimonian and Laird's between-run variance of the log-ratio over this run and the last earlier "
              "runs of the same bench executable kept in the history file beside eval.json (up to " +
                  std::to_string(kept_runs) +
@@ -165,7 +166,7 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
 nlohmann::json prep_outputs_json(const PrepRecord& prep) {
     nlohmann::json outputs = nlohmann::json::object();
     for (const TensorSpec& spec : prep.outputs) {
-        outputs[spec.name] = {{"shape", spec.shape}, {"dtype", to_string(spec.dtype)}};
+        outputs[spec.name] = {{eval_key::shape, spec.shape}, {eval_key::dtype, to_string(spec.dtype)}};
     }
     return outputs;
 }
@@ -175,17 +176,17 @@ nlohmann::json prep_json(const RunRecord& record) {
     nlohmann::json workloads = nlohmann::json::array();
     for (const WorkloadRecord& w : record.workloads) {
         if (!w.prep) continue;
-        workloads.push_back({{"name", w.workload->name},
-                             {"outputs", prep_outputs_json(*w.prep)},
-                             {"mutated", w.prep->mutated},
+        workloads.push_back({{eval_key::name, w.workload->name},
+                             {eval_key::outputs, prep_outputs_json(*w.prep)},
+                             {eval_key::mutated, w.prep->mutated},
                              {"ms", w.prep->ms}});
     }
     // The top level mirrors the first workload, for readers of single-workload files.
     const PrepRecord& first = *record.workloads.front().prep;
-    return {{"outputs", prep_outputs_json(first)},
-            {"mutated", first.mutated},
+    return {{eval_key::outputs, prep_outputs_json(first)},
+            {eval_key::mutated, first.mutated},
             {"ms", first.ms},
-            {"workloads", std::move(workloads)}};
+            {eval_key::workloads, std::move(workloads)}};
 }
 
 // The comparison applied (its name and threshold: atol and rtol, or the relative
@@ -206,7 +207,7 @@ nlohmann::json comparison_json(const ComparisonResult& comparison) {
                                    : nlohmann::json(nullptr);
     out["mismatches"] = comparison.mismatches;
     out["non_finite"] = comparison.non_finite;
-    out["passed"] = comparison.passed();
+    out[eval_key::passed] = comparison.passed();
     return out;
 }
 
@@ -214,17 +215,19 @@ nlohmann::json correctness_json(const RunRecord& record) {
     nlohmann::json outputs = nlohmann::json::object();
     for (const OutputCheck& check : record.outputs) {
         nlohmann::json output = comparison_json(check.comparison);
-        output["dtype"] = to_string(check.spec.dtype);
+        output[eval_key::dtype] = to_string(check.spec.dtype);
         if (check.dtype_varies) {
             // Each workload's dtype set its thresholds: performance.workloads[].outputs
             // holds each workload's.
-            output["dtype"] = "per workload";
+            output[eval_key::dtype] = "per workload";
             for (const char* threshold : {"atol", "rtol", "threshold"}) output.erase(threshold);
         }
         output["start"] = check.start;
         outputs[check.spec.name] = std::move(output);
     }
-    return {{"passed", record.passed()}, {"outputs", std::move(outputs)}, {"problems", record.problems}};
+    return {{eval_key::passed, record.passed()},
+            {eval_key::outputs, std::move(outputs)},
+            {eval_key::problems, record.problems}};
 }
 
 // Each compared output's errors in one workload, over its input variants.
@@ -239,15 +242,15 @@ nlohmann::json workload_outputs_json(const RunRecord& record, const Workload& wo
 }
 
 nlohmann::json throughput_json(const SideThroughput& t) {
-    return {{"gflops", figure(t.gflops)},
-            {"gbps", figure(t.gbps)},
-            {"peak_dram_bandwidth_fraction", figure(t.peak_dram_bandwidth_fraction)}};
+    return {{eval_key::gflops, figure(t.gflops)},
+            {eval_key::gbps, figure(t.gbps)},
+            {eval_key::peak_dram_bandwidth_fraction, figure(t.peak_dram_bandwidth_fraction)}};
 }
 
 // Each side's; null without declared work.
 nlohmann::json throughput_json(const std::optional<ThroughputBySide>& t) {
     if (!t) return nullptr;
-    return {{"reference", throughput_json(t->reference)}, {"student", throughput_json(t->student)}};
+    return {{eval_key::reference, throughput_json(t->reference)}, {eval_key::student, throughput_json(t->student)}};
 }
 
 nlohmann::json work_json(const WorkloadRecord& w) {
@@ -261,16 +264,17 @@ nlohmann::json kernel_set_changed_json(const WorkloadRecord& w) {
         if (changed) return *changed;
         return nullptr;
     };
-    return {{"reference", side(w.reference.kernel_set_changed)}, {"student", side(w.student.kernel_set_changed)}};
+    return {{eval_key::reference, side(w.reference.kernel_set_changed)},
+            {eval_key::student, side(w.student.kernel_set_changed)}};
 }
 
 // The spread between runs an interval includes; null when the bench kept no history.
 nlohmann::json between_runs_json(const BetweenRuns& spread) {
     if (spread.runs == 0) return nullptr;
-    return {{"runs", spread.runs},
-            {"log_sd", spread.log_sd},
-            {"within_run_ci", interval_json(spread.within)},
-            {"reaches_earlier_runs", spread.reaches_earlier_runs}};
+    return {{eval_key::runs, spread.runs},
+            {eval_key::log_sd, spread.log_sd},
+            {eval_key::within_run_ci, interval_json(spread.within)},
+            {eval_key::reaches_earlier_runs, spread.reaches_earlier_runs}};
 }
 
 // The run's: with how busy the machine was for this run and, at best, for the kept ones.
@@ -280,8 +284,8 @@ nlohmann::json run_between_runs_json(const RunRecord& record) {
     const MachineAcrossRuns& machine = *record.machine_across_runs;
     const nlohmann::json earlier =
         machine.earlier_memory_ms ? nlohmann::json(*machine.earlier_memory_ms) : nlohmann::json(nullptr);
-    json["machine"] = {
-        {"memory_ms", machine.memory_ms}, {"earlier_memory_ms", earlier}, {"busier", machine.busier()}};
+    json[eval_key::machine] = {
+        {"memory_ms", machine.memory_ms}, {"earlier_memory_ms", earlier}, {eval_key::busier, machine.busier()}};
     return json;
 }
 
@@ -293,78 +297,83 @@ nlohmann::json performance_json(const RunRecord& record, const RunSummary& summa
         const KernelTable& ref_table = w.reference.kernels;
         const KernelTable& stu_table = w.student.kernels;
         workloads.push_back(
-            {{"name", w.workload->name},
+            {{eval_key::name, w.workload->name},
              {"params", w.workload->params},
              {"seed", w.workload->seed},
-             {"reference_ms", w.reference.samples.median},
-             {"student_ms", w.student.samples.median},
+             {eval_key::reference_ms, w.reference.samples.median},
+             {eval_key::student_ms, w.student.samples.median},
              {"work", work_json(w)},
-             {"throughput", throughput_json(counted.throughput)},
-             {"ratio", w.ratio.ratio},
-             {"ratio_ci", interval_json(w.ratio)},
-             {"verdict", stats::to_string(w.ratio.verdict())},
-             {"between_runs", between_runs_json(w.between_runs)},
-             {"precision_reached", counted.precision_reached},
-             {"stopping", stopping_json(w, counted)},
+             {eval_key::throughput, throughput_json(counted.throughput)},
+             {eval_key::ratio, w.ratio.ratio},
+             {eval_key::ratio_ci, interval_json(w.ratio)},
+             {eval_key::verdict, stats::to_string(w.ratio.verdict())},
+             {eval_key::between_runs, between_runs_json(w.between_runs)},
+             {eval_key::precision_reached, counted.precision_reached},
+             {eval_key::stopping, stopping_json(w, counted)},
              {"wall_time", wall_time_json(w.wall)},
              {"drift", drift_json(w.drift)},
              {"reuse", reuse_json(w.reuse)},
-             {"rounds", rounds_json(w)},
+             {eval_key::rounds, rounds_json(w)},
              {"pipelined",
-              {{"reference_ms", w.reference.pipelined_ms},
-               {"student_ms", w.student.pipelined_ms},
-               {"calls", {{"reference", w.reference.pipelined_calls}, {"student", w.student.pipelined_calls}}}}},
-             {"samples", {{"reference", samples_json(w.reference)}, {"student", samples_json(w.student)}}},
-             {"outputs", workload_outputs_json(record, *w.workload)},
-             {"kernel_set_changed", kernel_set_changed_json(w)},
-             {"kernels", {{"reference", to_json(ref_table)["kernels"]}, {"student", to_json(stu_table)["kernels"]}}},
-             {"profiler",
-              {{"reference", to_json(ref_table)["profiler"]}, {"student", to_json(stu_table)["profiler"]}}}});
+              {{eval_key::reference_ms, w.reference.pipelined_ms},
+               {eval_key::student_ms, w.student.pipelined_ms},
+               {eval_key::calls,
+                {{eval_key::reference, w.reference.pipelined_calls}, {eval_key::student, w.student.pipelined_calls}}}}},
+             {"samples",
+              {{eval_key::reference, samples_json(w.reference)}, {eval_key::student, samples_json(w.student)}}},
+             {eval_key::outputs, workload_outputs_json(record, *w.workload)},
+             {eval_key::kernel_set_changed, kernel_set_changed_json(w)},
+             {eval_key::kernels,
+              {{eval_key::reference, to_json(ref_table)[eval_key::kernels]},
+               {eval_key::student, to_json(stu_table)[eval_key::kernels]}}},
+             {eval_key::profiler,
+              {{eval_key::reference, to_json(ref_table)[eval_key::profiler]},
+               {eval_key::student, to_json(stu_table)[eval_key::profiler]}}}});
     }
     const stats::RatioInterval& run_ratio = record.ratio.value();  // set with the run (harness.cpp)
     return {{"mode", "per_call"},
             {"n_workloads", record.workloads.size()},
-            {"reference_ms", figure(summary.reference_ms)},
-            {"student_ms", figure(summary.student_ms)},
-            {"throughput", throughput_json(summary.throughput)},
-            {"ratio", run_ratio.ratio},
-            {"ratio_ci", interval_json(run_ratio)},
-            {"verdict", stats::to_string(run_ratio.verdict())},
-            {"between_runs", run_between_runs_json(record)},
-            {"precision_reached", summary.precision_reached},
+            {eval_key::reference_ms, figure(summary.reference_ms)},
+            {eval_key::student_ms, figure(summary.student_ms)},
+            {eval_key::throughput, throughput_json(summary.throughput)},
+            {eval_key::ratio, run_ratio.ratio},
+            {eval_key::ratio_ci, interval_json(run_ratio)},
+            {eval_key::verdict, stats::to_string(run_ratio.verdict())},
+            {eval_key::between_runs, run_between_runs_json(record)},
+            {eval_key::precision_reached, summary.precision_reached},
             {"drift_flagged", summary.drift_flagged},
-            {"stopping", stopping_rule_json(record.stopping)},
-            {"prep", prep_json(record)},
-            {"workloads", std::move(workloads)}};
+            {eval_key::stopping, stopping_rule_json(record.stopping)},
+            {eval_key::prep, prep_json(record)},
+            {eval_key::workloads, std::move(workloads)}};
 }
 
 }  // namespace
 
 nlohmann::json to_eval_json(const RunRecord& record) {
-    return {
-        {"schema_version", eval_schema_version},
-        {"operator", record.operator_name},
-        {"contract", record.contract},
-        {"contract_digest", record.contract_digest.empty() ? nlohmann::json() : nlohmann::json(record.contract_digest)},
-        {"backend", to_string(record.backend)},
-        {"device", record.device},
-        {"build", record.build},
-        {"launch", record.launch},
-        {"correctness", correctness_json(record)},
-        {"notices", record.notices},
-        {"performance", record.complete ? performance_json(record, summarize(record)) : nullptr}};
+    return {{eval_key::schema_version, eval_schema_version},
+            {eval_key::operator_name, record.operator_name},
+            {eval_key::contract, record.contract},
+            {eval_key::contract_digest,
+             record.contract_digest.empty() ? nlohmann::json() : nlohmann::json(record.contract_digest)},
+            {eval_key::backend, to_string(record.backend)},
+            {"device", record.device},
+            {eval_key::build, record.build},
+            {"launch", record.launch},
+            {eval_key::correctness, correctness_json(record)},
+            {eval_key::notices, record.notices},
+            {eval_key::performance, record.complete ? performance_json(record, summarize(record)) : nullptr}};
 }
 
 nlohmann::json skipped_eval_json(const std::string& operator_name, Backend backend, const std::string& reason,
                                  const nlohmann::json& build, const nlohmann::json& launch) {
-    return {{"schema_version", eval_schema_version},
-            {"operator", operator_name},
-            {"backend", to_string(backend)},
-            {"skipped", {{"reason", reason}}},
-            {"build", build},
+    return {{eval_key::schema_version, eval_schema_version},
+            {eval_key::operator_name, operator_name},
+            {eval_key::backend, to_string(backend)},
+            {eval_key::skipped, {{eval_key::reason, reason}}},
+            {eval_key::build, build},
             {"launch", launch},
-            {"correctness", nullptr},
-            {"performance", nullptr}};
+            {eval_key::correctness, nullptr},
+            {eval_key::performance, nullptr}};
 }
 
 void write_eval(const std::filesystem::path& file, const nlohmann::json& eval) {
