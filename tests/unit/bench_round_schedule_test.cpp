@@ -65,9 +65,7 @@ BOOST_AUTO_TEST_CASE(each_side_follows_its_own_call_on_one_layout_as_often) {
         std::array<std::size_t, 2> after_own{};
         std::optional<std::pair<fb::Side, std::size_t>> previous;  // the last call's side and layout
         for (std::size_t r = 0; r < rounds; ++r) {
-            const fb::Side first = fb::RoundSchedule::first(r);
-            const fb::Side second = first == fb::Side::reference ? fb::Side::student : fb::Side::reference;
-            for (const fb::Side side : {first, second}) {
+            for (const fb::Side side : fb::in_order(fb::RoundSchedule::first(r))) {
                 const std::pair call{side, schedule.layout(r)};
                 if (previous == call) ++after_own[side == fb::Side::reference ? 0 : 1];
                 previous = call;
@@ -77,5 +75,14 @@ BOOST_AUTO_TEST_CASE(each_side_follows_its_own_call_on_one_layout_as_often) {
             }
         }
         BOOST_TEST(after_own[0] > 0u);
+    }
+}
+
+// The calls outside the rounds: both sides every turn, the first one alternating.
+BOOST_AUTO_TEST_CASE(outside_the_rounds_the_sides_take_turns_going_first) {
+    for (std::size_t turn = 0; turn < 8; ++turn) {
+        const std::array<fb::Side, 2> order = fb::alternating_order(turn);
+        BOOST_TEST((order[0] == (turn % 2 == 0 ? fb::Side::reference : fb::Side::student)), "turn " << turn);
+        BOOST_TEST((order[1] != order[0]), "turn " << turn);
     }
 }

@@ -209,10 +209,9 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
         }
         if (round.fresh) drawing_s += draw_fresh_inputs(context);
         round.t_s = static_cast<double>(now_ns() - start) * 1e-9;
-        const Side second = round.first == Side::reference ? Side::student : Side::reference;
         {
             const WorkloadContext::SweptRound swept(context, &result.wall.flushes_s);
-            for (Side s : {round.first, second}) {
+            for (Side s : in_order(round.first)) {
                 const Sample sample = timed_sample(context, context.side(s), slot, result.rounds.size(), result.wall);
                 (s == Side::reference ? round.reference_ms : round.student_ms) = sample.ms;
                 (s == Side::reference ? round.reference_wait_ms : round.student_wait_ms) = sample.wait_ms;
@@ -285,17 +284,16 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
 // less its wait for its CPU, as the ms columns.
 void measure_pipelined(WorkloadContext& context, WorkloadRecord& result) {
     const double target_ms = context.options.quick ? 2.0 : 20.0;
-    const int repeats = context.options.quick ? 1 : 3;
+    const std::size_t repeats = context.options.quick ? 1 : 3;
     std::array<std::vector<double>, 2> per_call_ms;
     for (const SideState& state : context.sides) {
         SideRecord& record = result.side(state.side);
         const double per_call = std::max(record.samples.median, 1e-6);
         record.pipelined_calls = static_cast<int>(std::clamp(std::round(target_ms / per_call), 2.0, 1000.0));
     }
-    for (int r = 0; r < repeats; ++r) {
-        const Side first = r % 2 == 0 ? Side::reference : Side::student;
+    for (std::size_t r = 0; r < repeats; ++r) {
         const WorkloadContext::SweptRound swept(context);
-        for (Side s : {first, first == Side::reference ? Side::student : Side::reference}) {
+        for (Side s : alternating_order(r)) {
             SideState& state = context.side(s);
             const int calls = result.side(s).pipelined_calls;
             context.load(state, 0);

@@ -13,6 +13,7 @@
 #include "harness/call_checks.hpp"
 #include "rules/kernel_sets.hpp"
 #include "rules/profiled_calls.hpp"
+#include "rules/round_schedule.hpp"
 #include "runtime/preemption.hpp"
 #include "runtime/timer.hpp"
 
@@ -53,8 +54,8 @@ void take_profiled_calls(WorkloadContext& context, std::array<ProfiledSide, 2>& 
     for (std::size_t c = 0;; ++c) {
         bool took = false;
         const WorkloadContext::SweptRound swept(context);
-        for (std::size_t i = 0; i < 2; ++i) {
-            SideState& state = context.sides[c % 2 == 0 ? i : 1 - i];
+        for (Side s : alternating_order(c)) {
+            SideState& state = context.side(s);
             ProfiledSide& p = profiled[WorkloadContext::index_of(state.side)];
             if (p.tables.size() >= p.wanted || p.attempts >= 4 * p.wanted) continue;
             took = true;

@@ -19,12 +19,25 @@
 // on variant 1) starts on 0.
 #pragma once
 
+#include <array>
 #include <cstddef>
 
 #include "forge/bench/bench.hpp"
 #include "rules/declarations.hpp"
 
 namespace forge::bench {
+
+// Both sides, `first` first: the order one round or one turn times them in.
+[[nodiscard]] constexpr std::array<Side, 2> in_order(Side first) noexcept {
+    return first == Side::reference ? std::array{Side::reference, Side::student}
+                                    : std::array{Side::student, Side::reference};
+}
+
+// The calls outside the rounds (pipelined batches, profiled calls) simply take
+// turns going first, the reference in even turns, so neither side always does.
+[[nodiscard]] constexpr std::array<Side, 2> alternating_order(std::size_t turn) noexcept {
+    return in_order(turn % 2 == 0 ? Side::reference : Side::student);
+}
 
 class RoundSchedule {
 public:
