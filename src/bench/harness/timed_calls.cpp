@@ -281,10 +281,12 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
 
 // The sides' repeats interleaved in alternating order, like the rounds, so a
 // change of machine state does not land on one side's block only; each batch
-// less its wait for its CPU, as the ms columns.
+// less its wait for its CPU, as the ms columns. Their length follows the run's
+// preset, not the shorter rounds that follow a failed check.
 void measure_pipelined(WorkloadContext& context, WorkloadRecord& result) {
-    const double target_ms = context.options.quick ? 2.0 : 20.0;
-    const std::size_t repeats = context.options.quick ? 1 : 3;
+    const bool quick = context.record.stopping.is_quick();
+    const double target_ms = quick ? 2.0 : 20.0;
+    const std::size_t repeats = quick ? 1 : 3;
     std::array<std::vector<double>, 2> per_call_ms;
     for (const SideState& state : context.sides) {
         SideRecord& record = result.side(state.side);

@@ -103,7 +103,7 @@ void log_workload(const RunOptions& options, const WorkloadRecord& result) {
 // workload's comparisons: its rounds from then on are --quick's, so the run
 // says what failed in seconds, where a full run would take a minute.
 StoppingParameters stopping_after_checks(const StoppingParameters& stopping, WorkloadContext& context) {
-    if (!context.findings.run_has_problems() || stopping.preset == StoppingParameters::quick().preset) {
+    if (!context.findings.run_has_problems() || stopping.is_quick()) {
         return stopping;
     }
     if (context.findings.once_per_run("rounds shortened after a failed check")) {

@@ -23,7 +23,7 @@ namespace {
 // allocation renumber.
 std::string history_identity(const RunRecord& record, const RunOptions& options) {
     std::string identity = options.bench_identity;
-    if (options.quick) identity += " quick";
+    if (record.stopping.is_quick()) identity += " quick";
     if (const auto host = record.launch.find("host");
         record.launch.is_object() && host != record.launch.end() && host->is_string()) {
         identity += " host " + host->get<std::string>();

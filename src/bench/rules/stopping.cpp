@@ -7,7 +7,7 @@ namespace forge::bench {
 StoppingParameters StoppingParameters::standard() { return StoppingParameters{}; }
 
 StoppingParameters StoppingParameters::quick() {
-    return StoppingParameters{.preset = "quick",
+    return StoppingParameters{.preset = quick_preset,
                               .precision = 0.05,
                               .confidence = stats::default_confidence,
                               .min_rounds = 8,

@@ -41,6 +41,11 @@ struct StoppingParameters {
 
     [[nodiscard]] static StoppingParameters standard();
     [[nodiscard]] static StoppingParameters quick();  // --quick: for tests
+
+    // Quick mode is this preset: --quick chooses it once (run()) and every step
+    // asks it, so what each step did is what eval.json's stopping.preset says.
+    static constexpr std::string_view quick_preset = "quick";
+    [[nodiscard]] bool is_quick() const noexcept { return preset == quick_preset; }
 };
 
 // Why a workload's rounds ended.
