@@ -25,8 +25,9 @@ double normal_quantile(double confidence) {
 // standard deviation of 0.447 d, so z tau reaches 0.88 d and that run's
 // interval never covers where the other four agree; t (2.78) tau reaches 1.24 d.
 // Runs measured beside a noisy neighbour move that way, one busy run at a
-// time: over 450 workload-runs (tools/ratio-stability) t covered the 5-run
-// median in 93.6%, z in 91.6%. For a normal spread t is conservative (~98%).
+// time: over the kept 5-run sets of tools/ratio-stability t covered the median
+// more often than z (docs/lab/ratio-stability.md). For a normal spread t is
+// conservative (~98%).
 double spread_quantile(double confidence, std::size_t runs) {
     if (!(confidence > 0.0 && confidence < 1.0)) throw std::invalid_argument("confidence outside (0, 1)");
     if (runs < 2) return 0.0;  // no spread to scale

@@ -98,11 +98,13 @@ bool priced_side(const WindowContract& contract, Side s) {
 // credit. The calls are chosen as the rounds the ms columns come from were:
 // where those left out rounds with a preempted call, a preempted profiled call
 // is retaken (beside a busy neighbour two of three could be preempted, and their
-// median then read 1.3x the timed median); where they kept them all, so do the
-// calls, whose regions leave out their waits as the rounds' readings do (beside
-// a neighbour that never stops, retaking kept only the calls no neighbour
-// evicted, 0.78x the median). A side the contract prices takes more calls while
-// its table does not reconcile with its timed median (ProfiledCallCount).
+// median then read well above the timed median); where they kept them all, so do
+// the calls, whose regions leave out their waits as the rounds' readings do
+// (beside a neighbour that never stops, retaking kept only the calls no neighbour
+// evicted, well below the median). A side the contract prices takes more calls
+// while its table does not reconcile with its timed median (ProfiledCallCount).
+// The rule: docs/design/measurement.md ("Per-kernel tables"); the figures:
+// docs/lab/README.md.
 void profile_sides(WorkloadContext& context, WorkloadRecord& result) {
     const ProfiledCallCount count;
     std::array<ProfiledSide, 2> profiled;

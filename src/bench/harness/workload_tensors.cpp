@@ -81,9 +81,10 @@ void make_variant(WorkloadContext& context, std::size_t slot, std::uint64_t seed
 // Where a side's tensors sit (their page offsets, the physical pages and cache
 // sets behind them) moves its time by several percent, the same for a whole
 // run and different in the next: with identical code on both sides, one side
-// read 2-9% faster, consistently within a run and not from run to run. Rotating
-// several copies per side turns that fixed bias into variation the interval
-// sees. As many as fit in a memory budget (2 GiB), at most 8.
+// read faster, consistently within a run and not from run to run
+// (docs/lab/README.md, "Layouts"). Rotating several copies per side turns that
+// fixed bias into variation the interval sees. As many as fit in a memory
+// budget (2 GiB), at most 8.
 std::size_t layout_count(const WorkloadContext& context) {
     constexpr std::size_t max_layouts = 8;
     constexpr std::size_t budget_bytes = std::size_t{2} << 30;

@@ -62,8 +62,8 @@ struct Reuse {
     static constexpr double z = 4.0;
     static constexpr double floor = 0.02;  // log-ratio: 2%
     // Fewer fresh rounds judge nothing: the median of two or three short calls'
-    // log-ratios strays past 4 standard errors of normal noise (a 10 us call
-    // read 1.3-1.6x either way in 3 of 200 honest workloads of --quick runs).
+    // log-ratios strays past 4 standard errors of normal noise in honest
+    // workloads (docs/lab/README.md).
     static constexpr std::size_t judged_from = 5;
     static constexpr double rank_z_needed = 3.0;
 

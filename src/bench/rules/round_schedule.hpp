@@ -8,13 +8,12 @@
 // runs first. The calls go R S S R S R R S: each side follows its own call on
 // the same tensors exactly once per block (S S, then R R), and a block ends on
 // the other side than the next one starts with. With R S R S S R S R only the
-// student ever did (rounds 1 and 2), and that call read up to 6% faster (the
-// one flush since its own last call had not evicted everything it touched): a
-// bench of one function on both sides read 1.005 over five runs, 12 of 15
-// workloads above 1. A side's consecutive calls on one layout's tensors always
-// hold different contents: a call that returns outputs kept from its previous
-// call on the same addresses returns the other variant's, and its timed-output
-// check fails. The variant alternates round by round and a block ends on
+// student ever did (rounds 1 and 2), and that call read faster (the one flush
+// since its own last call had not evicted everything it touched): a bench of
+// one function on both sides read above 1 (docs/lab/README.md, "Round order").
+// A side's consecutive calls on one layout's tensors always hold different
+// contents: a call that returns outputs kept from its previous call on the same
+// addresses returns the other variant's, and its timed-output check fails. The variant alternates round by round and a block ends on
 // variant 1, so the next block on that layout (and the first, after a warm-up
 // on variant 1) starts on 0.
 #pragma once

@@ -42,8 +42,8 @@ std::byte* from_kernel(std::size_t bytes) {
     // ends. Its data starts at another offset in its first huge page, a page and
     // a cache line on from the last block's: with every block at the same offset,
     // a call's input and output streams shared their low address bits in every
-    // copy of its tensors, and rmsnorm_fwd's student read 1.8 ms on some copies
-    // and 2.9 ms on others, by where the pages fell.
+    // copy of its tensors, and a streaming side read apart from copy to copy by
+    // where the pages fell (docs/lab/ratio-stability.md).
     static std::atomic<std::size_t> huge_blocks{0};
     const std::size_t stagger = huge_blocks++ * (page + alignment) % huge_page;
     const std::size_t length = (bytes + stagger + alignment + huge_page - 1) / huge_page * huge_page;

@@ -2,18 +2,18 @@
 //
 // A side's call allocates from the same glibc heap as the harness. glibc moves
 // its mmap threshold and trims its heap by what was freed before, so harness
-// tensors made and dropped around a call decided whether the call's own 32 MiB
-// scratch tensor was served from pages already mapped or faulted in afresh
-// on every call: one process of rope_fwd's reference read 19 ms, the next 34 ms.
-// Large blocks therefore come straight from the kernel (mmap), on huge pages
-// where it allows them (transparent huge pages in `madvise` mode): a streaming
-// side otherwise read 3.9 ms on some copies of its tensors and 5.4 ms on others,
-// by which 4 KiB pages each copy happened to get; and each starts at another
-// offset in its huge page, so two tensors' addresses never align alike. Blocks
-// under a huge page get one of their own too: on 4 KiB pages, a 512 KiB tensor's
-// call read 0.06 ms or, in one call of five after the 1 GiB cache flush, 1.3 ms
-// more (its TLB entries evicted, and each walk of a VM's nested page tables
-// going to memory); on a huge page, never.
+// tensors made and dropped around a call decided whether the call's own scratch
+// tensor was served from pages already mapped or faulted in afresh on every
+// call, and its time differed from one process to the next. Large blocks
+// therefore come straight from the kernel (mmap), on huge pages where it allows
+// them (transparent huge pages in `madvise` mode): a streaming side otherwise
+// read apart by which 4 KiB pages each copy of its tensors happened to get; and
+// each starts at another offset in its huge page, so two tensors' addresses
+// never align alike. Blocks under a huge page get one of their own too: on 4 KiB
+// pages a small tensor's call now and then read slower after the cache flush
+// (its TLB entries evicted, and each walk of a VM's nested page tables going to
+// memory); on a huge page, never. The rule: docs/design/measurement.md ("The
+// harness stays off the sides' heap"); the figures: docs/lab/README.md.
 #pragma once
 
 #include <cstddef>

@@ -4,9 +4,10 @@
 // side; rounds with one are set aside where enough clean ones exist.
 //
 // A wait long enough to matter, not any context switch: beside a neighbour
-// that wakes now and then, most of a 35 ms call's switches cost it a few tens
-// of microseconds (its preempted readings were within 2% of its clean ones),
-// and setting all of them aside left too few rounds to estimate from.
+// that wakes now and then, most of a long call's switches cost it microseconds
+// (its preempted readings read as its clean ones), and setting all of them aside
+// left too few rounds to estimate from (docs/design/measurement.md, "Quiet
+// rounds"; the figures: docs/lab/README.md).
 #pragma once
 
 #include <cstdint>

@@ -116,8 +116,8 @@ public:
     // After flush_cache, `tensor` (one this runtime allocated) out of every cache
     // level, line by line (HOST). A sweep twice the size of an adaptive LLC still
     // left a few percent of the lines a call had touched one flush earlier, so a
-    // side's call right after its own read up to 8% faster. CUDA: nothing, the
-    // L2 flush is a memset of twice its size.
+    // side's call right after its own read faster (docs/lab/README.md). CUDA:
+    // nothing, the L2 flush is a memset of twice its size.
     virtual void evict(const Tensor& tensor) { static_cast<void>(tensor); }
     // Whether evict() takes a tensor out of every cache level. Then a round's
     // two calls share one flush (WorkloadContext::SweptRound): the call between

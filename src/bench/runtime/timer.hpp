@@ -1,5 +1,5 @@
-// The HOST clock: CLOCK_MONOTONIC in nanoseconds, read by system call (about
-// 0.15 us a read against the vDSO's 0.03 us), so that no code linked into the
+// The HOST clock: CLOCK_MONOTONIC in nanoseconds, read by system call (slower
+// than the vDSO's read; docs/lab/README.md), so that no code linked into the
 // bench can set it back (kernel_calls.hpp).
 #pragma once
 

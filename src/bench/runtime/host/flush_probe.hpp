@@ -15,8 +15,8 @@ struct FlushProbe {
     double flushed_ms = 0.0;  // median walk right after a flush
     [[nodiscard]] bool effective() const noexcept { return flushed_ms >= effective_slowdown * warm_ms; }
 
-    // A walk from memory instead of cache is many times slower (measured 13-24x on
-    // a shared 2-core VM); under 1.5x most of the working set stayed cached.
+    // A walk from memory instead of cache is many times slower (docs/lab/README.md);
+    // under 1.5x most of the working set stayed cached.
     static constexpr double effective_slowdown = 1.5;
 };
 

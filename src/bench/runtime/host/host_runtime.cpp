@@ -233,9 +233,9 @@ public:
     }
 
 private:
-    // A call that reads and writes reached 0.8-1.05x the read-only reading on a
-    // shared 2-core VM (rmsnorm: 10.9 GB/s of 32 MB against 10.6-13.1), and a
-    // neighbour lowers the reading: only twice it is beyond doubt.
+    // A call that reads and writes can move a little more than the read-only
+    // reading, and a neighbour lowers the reading: only twice it is beyond doubt
+    // (docs/design/threat-model.md; the figures: docs/lab/README.md).
     static constexpr double host_bandwidth_margin = 2.0;
 
     // Four times the flush (itself twice the last-level cache), 64-256 MiB:
