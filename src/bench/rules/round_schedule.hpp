@@ -13,9 +13,9 @@
 // one function on both sides read above 1 (docs/lab/README.md, "Round order").
 // A side's consecutive calls on one layout's tensors always hold different
 // contents: a call that returns outputs kept from its previous call on the same
-// addresses returns the other variant's, and its timed-output check fails. The variant alternates round by round and a block ends on
-// variant 1, so the next block on that layout (and the first, after a warm-up
-// on variant 1) starts on 0.
+// addresses returns the other variant's, and its timed-output check fails. The
+// variant alternates round by round and a block ends on variant 1, so the next
+// block on that layout (and the first, after a warm-up on variant 1) starts on 0.
 #pragma once
 
 #include <array>
