@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "forge/eval/eval_keys.hpp"
+
 namespace forge::bench {
 
 namespace {
@@ -36,7 +38,7 @@ nlohmann::json launch_facts(const EnvironmentReader& environment) {
                  {"gpus", std::move(gpus)}};
     }
     std::string host = slurm.is_object() && slurm["node"].is_string() ? slurm["node"].get<std::string>() : host_name();
-    return {{"host", host.empty() ? nlohmann::json() : nlohmann::json(std::move(host))},
+    return {{eval_key::host, host.empty() ? nlohmann::json() : nlohmann::json(std::move(host))},
             {"cuda_visible_devices", value_of(environment, "CUDA_VISIBLE_DEVICES")},
             {"slurm", std::move(slurm)}};
 }

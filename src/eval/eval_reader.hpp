@@ -58,6 +58,15 @@ public:
         return it == object.end() || it->is_null() ? nullptr : &*it;
     }
 
+    // `root.<object>.<key>` where it is a string; leniently absent otherwise
+    // (what the machine was is for people and comparisons, never a check's input).
+    static std::optional<std::string> text_in(const json& root, std::string_view object, std::string_view key) {
+        const json* outer = member(root, object);
+        const json* value = outer && outer->is_object() ? member(*outer, key) : nullptr;
+        if (!value || !value->is_string()) return std::nullopt;
+        return value->get<std::string>();
+    }
+
     const json* object_member(const json& object, const KeyPath& at, std::string_view key,
                               std::string_view expected) const {
         const json* value = member(object, key);
@@ -121,6 +130,9 @@ public:
             report.problems = messages(*correctness, top / eval_key::correctness, eval_key::problems);
         }
         report.notices = messages(root, top, eval_key::notices);
+        report.machine.host = text_in(root, eval_key::launch, eval_key::host);
+        report.machine.device = text_in(root, eval_key::device, eval_key::name);
+        report.machine.device_uuid = text_in(root, eval_key::device, eval_key::uuid);
         if (const json* build =
                 object_member(root, top, eval_key::build, "an object {\"optimized\": true|false, ...}")) {
             report.build_optimized = flag(*build, top / eval_key::build, eval_key::optimized);

@@ -4,6 +4,7 @@
 #include <map>
 #include <stdexcept>
 #include <system_error>
+#include <utility>
 
 namespace forge {
 
@@ -73,7 +74,42 @@ RunReading read_run(const EvalReport& eval, std::string_view side) {
     return {.run = run, .missing = {}};
 }
 
+// "OLD host a, NEW host b" where both runs record the field and it differs.
+void note_change(std::vector<std::string>& notes, std::string_view what, const std::optional<std::string>& before,
+                 const std::optional<std::string>& after) {
+    if (!before || !after || *before == *after) return;
+    std::string note = "OLD ran on ";
+    note += what;
+    note += " '";
+    note += *before;
+    note += "', NEW on '";
+    note += *after;
+    note += "'";
+    notes.push_back(std::move(note));
+}
+
 }  // namespace
+
+std::vector<std::string> machine_changes(const EvalReport& old_eval, const EvalReport& new_eval) {
+    std::vector<std::string> notes;
+    note_change(notes, "host", old_eval.machine.host, new_eval.machine.host);
+    note_change(notes, "device", old_eval.machine.device, new_eval.machine.device);
+    if (old_eval.machine.device == new_eval.machine.device) {
+        note_change(notes, "GPU", old_eval.machine.device_uuid, new_eval.machine.device_uuid);
+    }
+    if (!notes.empty()) {
+        notes.emplace_back("each run's reference controls for its machine's speed, not for how each side's work "
+                           "suits another machine: compare runs from one machine to judge a change of code");
+    }
+    for (const auto& [run, eval] : {std::pair{"OLD", &old_eval}, std::pair{"NEW", &new_eval}}) {
+        if (!eval->busier_machine.value_or(false)) continue;
+        std::string note = run;
+        note += " read its machine busier than the bench's earlier runs there (between_runs.machine.busier): its "
+                "interval is wider, and a change may be the load's";
+        notes.push_back(std::move(note));
+    }
+    return notes;
+}
 
 std::vector<fs::path> eval_files(const fs::path& path) {
     std::error_code error;
@@ -125,6 +161,7 @@ Comparison compare_runs(const std::vector<EvalReport>& old_run, const std::vecto
         card.new_ratio = eval->ratio;
         card.status = card.old_eval.empty() ? CardStatus::added : CardStatus::compared;
         if (card.status == CardStatus::added) continue;
+        card.machine_notes = machine_changes(*before.at(name), *eval);
         const RunReading old_reading = read_run(*before.at(name), "OLD");
         const RunReading new_reading = read_run(*eval, "NEW");
         if (!old_reading.run || !new_reading.run) {

@@ -62,17 +62,19 @@ TextTable comparison_table(const Comparison& comparison) {
     return table;
 }
 
-// Each card without a change, and where its files are. Whether there was one.
+// Each card without a change, and where its files are; each change between
+// the runs' machines. Whether there was one.
 bool render_card_notes(std::ostream& out, const Comparison& comparison, std::string_view bullet) {
     bool any = false;
     for (const CardComparison& card : comparison.cards) {
-        any = any || card.status != CardStatus::compared;
+        any = any || card.status != CardStatus::compared || !card.machine_notes.empty();
         switch (card.status) {
-            case CardStatus::compared: continue;
+            case CardStatus::compared: break;
             case CardStatus::no_verdict: out << bullet << card.name << ": " << card.note << '\n'; break;
             case CardStatus::added: out << bullet << card.name << ": only in NEW (" << card.new_eval << ")\n"; break;
             case CardStatus::removed: out << bullet << card.name << ": only in OLD (" << card.old_eval << ")\n"; break;
         }
+        for (const std::string& note : card.machine_notes) out << bullet << card.name << ": " << note << '\n';
     }
     return any;
 }
@@ -174,6 +176,9 @@ void render_comparison_table(std::ostream& out, const Comparison& comparison) {
             case CardStatus::added: out << "only in NEW (" << html::escape(card.new_eval) << ")"; break;
             case CardStatus::removed: out << "only in OLD (" << html::escape(card.old_eval) << ")"; break;
         }
+        for (const std::string& note : card.machine_notes) {
+            out << "<p class=\"machine-note\">" << html::escape(note) << "</p>";
+        }
         out << "</td></tr>";
     }
     out << "</tbody></table></div></section>\n";
@@ -226,7 +231,8 @@ nlohmann::json comparison_json(const Comparison& comparison) {
                            {"change_ci", nullptr},
                            {"between_runs_log_sd", nullptr},
                            {"counts_as_regression", false},
-                           {"note", text(card.note)}};
+                           {"note", text(card.note)},
+                           {"machine_notes", card.machine_notes}};
         if (card.change) {
             const stats::Change verdict = card.change->verdict();
             row["verdict"] = verdict == stats::Change::unchanged ? "unchanged" : stats::to_string(verdict);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -130,4 +131,52 @@ BOOST_AUTO_TEST_CASE(a_directory_gives_the_eval_files_below_it) {
     BOOST_CHECK_THROW((void)forge::eval_files(root / "empty"), std::runtime_error);
     BOOST_CHECK_THROW((void)forge::eval_files(root / "absent"), std::runtime_error);
     stdfs::remove_all(root);
+}
+
+namespace {
+
+// An eval of "rope" measured on `host` and `device`; `busier` sets between_runs.machine.busier.
+forge::EvalReport measured_on(const std::string& host, const std::string& device, bool busier = false) {
+    const std::string text =
+        R"({"operator": "rope", "correctness": {"passed": true}, "launch": {"host": ")" + host +
+        R"(", "slurm": null}, "device": {"name": ")" + device +
+        R"("}, "performance": {"ratio": 2.0, "ratio_ci": [1.9, 2.1], "between_runs": {"runs": 3, "log_sd": 0.01, )" +
+        R"("within_run_ci": [1.9, 2.1], "machine": {"busier": )" + (busier ? "true" : "false") +
+        R"(}}, "workloads": []}})";
+    return forge::parse_eval(text, "/runs/" + host + "/rope.eval.json");
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(runs_on_one_machine_carry_no_machine_note) {
+    const forge::Comparison c = forge::compare_runs({measured_on("n1", "Xeon")}, {measured_on("n1", "Xeon")});
+    BOOST_TEST(card(c, "rope").machine_notes.empty());
+    // Files from before launch and device were recorded say nothing either.
+    BOOST_TEST(forge::machine_changes(measured("rope", 2.0, 1.9, 2.1), measured_on("n2", "EPYC")).empty());
+}
+
+BOOST_AUTO_TEST_CASE(another_host_or_device_is_named_and_the_verdict_kept) {
+    const forge::Comparison c = forge::compare_runs({measured_on("n1", "Xeon")}, {measured_on("n2", "EPYC")});
+    const std::vector<std::string>& notes = card(c, "rope").machine_notes;
+    BOOST_REQUIRE(notes.size() == 3U);
+    BOOST_TEST(notes[0] == "OLD ran on host 'n1', NEW on 'n2'");
+    BOOST_TEST(notes[1] == "OLD ran on device 'Xeon', NEW on 'EPYC'");
+    BOOST_TEST(notes[2].find("compare runs from one machine") != std::string::npos);
+    BOOST_TEST((card(c, "rope").status == forge::CardStatus::compared));
+    BOOST_TEST(card(c, "rope").change.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_run_that_read_its_machine_busier_is_noted) {
+    const forge::Comparison c =
+        forge::compare_runs({measured_on("n1", "Xeon")}, {measured_on("n1", "Xeon", /*busier=*/true)});
+    const std::vector<std::string>& notes = card(c, "rope").machine_notes;
+    BOOST_REQUIRE(notes.size() == 1U);
+    BOOST_TEST(notes[0].starts_with("NEW read its machine busier"));
+    std::ostringstream text;
+    forge::render_comparison_text(text, c, false);
+    BOOST_TEST(text.str().find("  rope: NEW read its machine busier") != std::string::npos, text.str());
+    BOOST_TEST(forge::comparison_json(c)["cards"][0]["machine_notes"][0] == notes[0]);
+    std::ostringstream page;
+    forge::render_comparison_html(page, c);
+    BOOST_TEST(page.str().find("<p class=\"machine-note\">NEW read its machine busier") != std::string::npos);
 }

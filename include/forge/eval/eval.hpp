@@ -103,6 +103,13 @@ struct WorkloadReading {
     [[nodiscard]] const SideReading& side(Side s) const noexcept { return s == Side::student ? student : reference; }
 };
 
+// Where a run was measured (older files: absent).
+struct RunMachine {
+    std::optional<std::string> host;         // "launch.host": the node, as Slurm or the kernel names it
+    std::optional<std::string> device;       // "device.name": the GPU's, or (HOST) the CPU's model
+    std::optional<std::string> device_uuid;  // "device.uuid": the GPU's (CUDA)
+};
+
 struct EvalReport {
     std::string path;                          // the file it was read from
     std::optional<std::string> operator_name;  // "operator"
@@ -135,6 +142,7 @@ struct EvalReport {
     // "performance.between_runs.machine.busier": the rounds of the run read the
     // machine busier than the bench's earlier runs did (older files: absent).
     std::optional<bool> busier_machine;
+    RunMachine machine;
     // "build.optimized" and "build.build_type": how the bench was built (older files: absent).
     std::optional<bool> build_optimized;
     std::optional<std::string> build_type;

@@ -23,6 +23,13 @@ inline constexpr std::string_view problems = "problems";
 inline constexpr std::string_view notices = "notices";
 inline constexpr std::string_view performance = "performance";
 
+// Where the bench ran: "device" ({"name", "uuid" (CUDA), ...}) and "launch"
+// ({"host", ...}).
+inline constexpr std::string_view device = "device";
+inline constexpr std::string_view uuid = "uuid";
+inline constexpr std::string_view launch = "launch";
+inline constexpr std::string_view host = "host";
+
 // "build": how the bench was compiled.
 inline constexpr std::string_view build = "build";
 inline constexpr std::string_view optimized = "optimized";

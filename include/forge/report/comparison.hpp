@@ -36,6 +36,8 @@ struct CardComparison {
     CardStatus status = CardStatus::compared;
     std::optional<stats::RatioChange> change;  // when compared
     std::string note;                          // no verdict: why (a skipped or failed bench, no interval)
+    // What tells the two runs' machines apart (machine_changes), for a card in both runs.
+    std::vector<std::string> machine_notes;
 };
 
 struct Comparison {
@@ -47,6 +49,13 @@ struct Comparison {
     // Whether any card was compared (has a change with its interval).
     [[nodiscard]] bool any_compared() const noexcept;
 };
+
+// Why two runs of a card may not have met the same machine, in words: another
+// host or device (the reference in each run is the control for the machine's
+// speed, not for how each side's work suits another machine), or a run that
+// read its machine busier than the bench's earlier runs there. Empty: nothing
+// on record tells them apart (older files record neither).
+[[nodiscard]] std::vector<std::string> machine_changes(const EvalReport& old_eval, const EvalReport& new_eval);
 
 // Matches the runs' cards by operator name (an eval without one: its file
 // name). Throws std::runtime_error naming both files when one side holds two
@@ -66,7 +75,7 @@ void render_comparison_html(std::ostream& out, const Comparison& comparison);
 // {"threshold", "between_runs_log_sd_floor", "regressions", "cards": [{"name", "old_eval", "new_eval",
 //  "old_ratio", "new_ratio", "status" ("compared" | "no verdict" | "added" | "removed"),
 //  "verdict" ("improved" | "regressed" | "unchanged" | null), "change", "change_ci", "between_runs_log_sd",
-//  "counts_as_regression", "note"}]}
+//  "counts_as_regression", "note", "machine_notes": [...]}]}
 [[nodiscard]] nlohmann::json comparison_json(const Comparison& comparison);
 
 }  // namespace forge

@@ -356,9 +356,9 @@ nlohmann::json to_eval_json(const RunRecord& record) {
             {eval_key::contract_digest,
              record.contract_digest.empty() ? nlohmann::json() : nlohmann::json(record.contract_digest)},
             {eval_key::backend, to_string(record.backend)},
-            {"device", record.device},
+            {eval_key::device, record.device},
             {eval_key::build, record.build},
-            {"launch", record.launch},
+            {eval_key::launch, record.launch},
             {eval_key::correctness, correctness_json(record)},
             {eval_key::notices, record.notices},
             {eval_key::performance, record.complete ? performance_json(record, summarize(record)) : nullptr}};
@@ -371,7 +371,7 @@ nlohmann::json skipped_eval_json(const std::string& operator_name, Backend backe
             {eval_key::backend, to_string(backend)},
             {eval_key::skipped, {{eval_key::reason, reason}}},
             {eval_key::build, build},
-            {"launch", launch},
+            {eval_key::launch, launch},
             {eval_key::correctness, nullptr},
             {eval_key::performance, nullptr}};
 }

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "forge/eval/eval_keys.hpp"
 #include "runtime/cuda/cuda_architectures.hpp"
 #include "runtime/cuda/cuda_buffer.hpp"
 #include "runtime/cuda/cuda_check.hpp"
@@ -142,9 +143,9 @@ public:
         int runtime = 0;
         report_failure(cudaDriverGetVersion(&driver), "cudaDriverGetVersion");
         report_failure(cudaRuntimeGetVersion(&runtime), "cudaRuntimeGetVersion");
-        return {{"name", properties_.name},
+        return {{eval_key::name, properties_.name},
                 {"index", device_},
-                {"uuid", gpu_uuid(properties_)},
+                {eval_key::uuid, gpu_uuid(properties_)},
                 {"compute_capability", std::to_string(properties_.major) + "." + std::to_string(properties_.minor)},
                 {"multiprocessors", properties_.multiProcessorCount},
                 {"memory_bytes", properties_.totalGlobalMem},

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "forge/eval/eval_keys.hpp"
 #include "runtime/guarded_memory.hpp"
 #include "runtime/host/cache_flush.hpp"
 #include "runtime/host/flush_probe.hpp"
@@ -79,7 +80,7 @@ public:
         const std::string cpufreq =
             "/sys/devices/system/cpu/cpu" + std::to_string(std::max(pin_.cpu(), 0)) + "/cpufreq/";
         const std::string governor = first_line_of(cpufreq + "scaling_governor");
-        return {{"name", cpu_model()},
+        return {{eval_key::name, cpu_model()},
                 {"hardware_threads", std::thread::hardware_concurrency()},
                 {"vector_extensions", cpu_vector_extensions()},
                 {"pinned_cpu", pin_.cpu() >= 0 ? nlohmann::json(pin_.cpu()) : nlohmann::json(nullptr)},
