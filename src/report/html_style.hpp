@@ -42,6 +42,7 @@ table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 th, td { padding: 3px 8px; border-bottom: 1px solid #e2e2e2; text-align: left; white-space: nowrap; vertical-align: middle; }
 th { font-size: 12px; color: #3a3a3a; font-weight: 600; vertical-align: bottom; white-space: normal; }
 td .verdict { font-size: 12px; padding: 0 7px; }
+td .machine-note { white-space: normal; min-width: 24em; max-width: 40em; margin: 2px 0; font-size: 13px; }
 th.num, td.num { text-align: right; }
 td.chart { padding: 0 6px; line-height: 0; }
 svg text { font: 11px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; fill: #333333; }
