@@ -20,6 +20,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -114,19 +115,27 @@ def main() -> None:
     shutil.rmtree(work_dir, ignore_errors=True)
     work_dir.mkdir(parents=True)
     cluster_script = pathlib.Path(source_dir) / "tests" / "slurm" / "cluster"
-    started = subprocess.run([str(cluster_script), "start", str(work_dir / "cluster")],
-                             capture_output=True, text=True, check=False)
-    if started.returncode == 77:
-        print(started.stdout.strip())
-        sys.exit(77)
-    if started.returncode != 0:
-        fail(f"the Slurm cluster did not start (exit {started.returncode}):\n{started.stdout}\n{started.stderr}")
-    SLURM_ENV.update(os.environ)
-    SLURM_ENV["SLURM_CONF"] = str(work_dir / "cluster" / "slurm.conf")
+    # Outside the build tree: munged and slurmctld run as users of their own,
+    # and a build tree under a private folder (a clone in `mktemp -d`) is out
+    # of their reach.
+    cluster = pathlib.Path(tempfile.mkdtemp(prefix="forge-slurm-"))
+    cluster.chmod(0o755)
     try:
-        run(source_dir, prefix, work_dir, cxx, cmake, ctest, flags)
+        started = subprocess.run([str(cluster_script), "start", str(cluster / "cluster")],
+                                 capture_output=True, text=True, check=False)
+        if started.returncode == 77:
+            print(started.stdout.strip())
+            sys.exit(77)
+        if started.returncode != 0:
+            fail(f"the Slurm cluster did not start (exit {started.returncode}):\n{started.stdout}\n{started.stderr}")
+        SLURM_ENV.update(os.environ)
+        SLURM_ENV["SLURM_CONF"] = str(cluster / "cluster" / "slurm.conf")
+        try:
+            run(source_dir, prefix, work_dir, cxx, cmake, ctest, flags)
+        finally:
+            subprocess.run([str(cluster_script), "stop", str(cluster / "cluster")], check=False)
     finally:
-        subprocess.run([str(cluster_script), "stop", str(work_dir / "cluster")], check=False)
+        shutil.rmtree(cluster, ignore_errors=True)
 
 
 def run(source_dir: str, prefix: str, work_dir: pathlib.Path, cxx: str, cmake: str, ctest: str, flags: str) -> None:
