@@ -16,7 +16,7 @@ submissions refuses a run without FORGE_CDASH_TOKEN and takes one with it.
 Reported as not run (exit 77) where ../shared/cdash (or $FORGE_CDASH_DIST), PHP,
 PostgreSQL or Chromium is missing: never passed without a real CDash.
 
-Usage: real_cdash.py CDASH_DIST FORGE_SOURCE_DIR FORGE_PREFIX WORK_DIR CXX_COMPILER CMAKE CTEST [FLAGS]
+Usage: real_cdash.py CDASH_DIST FORGE_SOURCE_DIR FORGE_PREFIX WORK_DIR CXX_COMPILER CTEST [FLAGS]
 """
 import json
 import os
@@ -65,10 +65,13 @@ def figure(value: str) -> float:
 
 
 class Consumer:
-    def __init__(self, source_dir: pathlib.Path, prefix: str, work: pathlib.Path, cxx: str, cmake: str,
-                 ctest: str, flags: str):
-        self.source_dir, self.prefix, self.work, self.cxx = source_dir, prefix, work, cxx
-        self.cmake, self.ctest, self.flags = cmake, ctest, flags
+    def __init__(self, source_dir: pathlib.Path, prefix: str, work: pathlib.Path, cxx: str, ctest: str, flags: str):
+        self.prefix, self.cxx, self.ctest, self.flags = prefix, cxx, ctest, flags
+        # The dashboard script as installed beside the package, as a user runs it.
+        installed = sorted(pathlib.Path(prefix).glob("**/cmake/ForgeKernel/ForgeDashboard.cmake"))
+        if not installed:
+            fail(f"no ForgeDashboard.cmake installed under {prefix}")
+        self.script = installed[0]
         self.dir = work / "consumer"
         self.dir.mkdir(parents=True)
         cards = "".join(f"forge_add_operator({name} BACKEND HOST{extra})\n" for name, extra in EXAMPLES.items())
@@ -92,28 +95,29 @@ class Consumer:
             fail(f"forge credit on {card}: exit {credit.returncode}: {credit.stderr}")
         return json.loads(eval_file.read_text()), json.loads(credit.stdout)
 
-    def submit(self, url: str, source: pathlib.Path, build: pathlib.Path, token: str | None = None,
-               options: str = "") -> subprocess.CompletedProcess:
+    def submit(self, url: str, source: pathlib.Path, build: pathlib.Path,
+               token: str | None = None) -> subprocess.CompletedProcess:
         configure = f"-DCMAKE_PREFIX_PATH={self.prefix};-DCMAKE_CXX_COMPILER={self.cxx};-DFORGE_BENCH_QUICK=ON"
         if self.flags:
             configure += f";-DCMAKE_CXX_FLAGS={self.flags};-DCMAKE_EXE_LINKER_FLAGS={self.flags}"
         env = {k: v for k, v in os.environ.items() if k != "FORGE_CDASH_TOKEN"}
         if token:
             env["FORGE_CDASH_TOKEN"] = token
-        script = self.source_dir / "cmake" / "ForgeDashboard.cmake"
         return subprocess.run(
             [self.ctest, f"-DFORGE_CDASH_URL={url}", f"-DFORGE_SOURCE_DIR={source}", f"-DFORGE_BINARY_DIR={build}",
-             f"-DFORGE_CONFIGURE_OPTIONS={configure}{options}", "-DFORGE_SITE=forge-ci",
-             "-DFORGE_BUILD_NAME=Linux-host-quick", "-S", script, "-V"],
+             f"-DFORGE_CONFIGURE_OPTIONS={configure}", "-DFORGE_SITE=forge-ci",
+             "-DFORGE_BUILD_NAME=Linux-host-quick", "-S", self.script, "-V"],
             capture_output=True, text=True, check=False, env=env)
 
 
 def builds_of(cdash: cdash_server.CDashServer, project: str) -> list[dict]:
-    index = cdash.api("index.php", {"project": project, "date": time.strftime("%Y-%m-%d")})
-    builds = []
-    for group in index.get("buildgroups", []):
-        builds.extend(group.get("builds", []))
-    return builds
+    """The project's builds of today and yesterday (two runs may straddle CDash's day's start)."""
+    builds = {}
+    for day in (time.time(), time.time() - 86400):
+        index = cdash.api("index.php", {"project": project, "date": time.strftime("%Y-%m-%d", time.localtime(day))})
+        for group in index.get("buildgroups", []):
+            builds.update({str(b["id"]): b for b in group.get("builds", [])})
+    return list(builds.values())
 
 
 def measurements_of(cdash: cdash_server.CDashServer, build_id: int, test_name: str) -> tuple[int, dict]:
@@ -247,8 +251,8 @@ def look_at_page(browser: str, url: str, work: pathlib.Path, expected: dict[str,
 
 
 def main() -> None:
-    dist_arg, source, prefix, work, cxx, cmake, ctest = sys.argv[1:8]
-    flags = sys.argv[8] if len(sys.argv) > 8 else ""
+    dist_arg, source, prefix, work, cxx, ctest = sys.argv[1:7]
+    flags = sys.argv[7] if len(sys.argv) > 7 else ""
     dist = pathlib.Path(os.environ.get("FORGE_CDASH_DIST") or dist_arg)
     gaps = cdash_server.missing(dist)
     browser = chromium()
@@ -259,7 +263,7 @@ def main() -> None:
     work_dir = pathlib.Path(work)
     shutil.rmtree(work_dir, ignore_errors=True)
     work_dir.mkdir(parents=True)
-    consumer = Consumer(pathlib.Path(source), prefix, work_dir, cxx, cmake, ctest, flags)
+    consumer = Consumer(pathlib.Path(source), prefix, work_dir, cxx, ctest, flags)
 
     started = time.monotonic()
     with cdash_server.CDashServer(dist, work_dir) as cdash:
