@@ -78,6 +78,7 @@ class CDashServer:
         self.dist = dist
         self.work = work
         self.processes: list[tuple[str, subprocess.Popen]] = []
+        self.logs: list = []
         self.pg_data: pathlib.Path | None = None
         self.url = ""
         self.cookies = http.cookiejar.CookieJar()
@@ -114,6 +115,7 @@ class CDashServer:
                                           "--auth=trust", "-E", "UTF8", "--locale=C"]),
                        check=True, capture_output=True)
         log = open(self.work / "postgres.log", "wb")
+        self.logs.append(log)
         server = subprocess.Popen(
             self._as_postgres([str(bin_dir / "postgres"), "-D", str(self.pg_data / "data"), "-p", str(self.pg_port),
                                "-k", str(self.pg_data), "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"]),
@@ -147,6 +149,7 @@ class CDashServer:
             "$CDASH_DB_NAME = 'cdash';\n"
             f"$CDASH_BASE_URL = '{self.url}';\n")
         log = open(self.work / "php.log", "wb")
+        self.logs.append(log)
         # submit.php calls back into the same server: one worker would make each
         # submitted part wait for a timeout.
         server = subprocess.Popen(["php", "-S", f"127.0.0.1:{port}", "-t", str(tree / "public")], cwd=tree / "public",
@@ -171,6 +174,9 @@ class CDashServer:
                         os.killpg(process.pid, signal.SIGKILL)
                     process.wait()
         self.processes.clear()
+        for log in self.logs:
+            log.close()
+        self.logs.clear()
         if self.pg_data:
             shutil.rmtree(self.pg_data, ignore_errors=True)
             self.pg_data = None
