@@ -22,14 +22,14 @@ import json
 import os
 import pathlib
 import shutil
-import struct
 import subprocess
 import sys
 import time
-import zlib
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "html"))
 import cdash_server  # noqa: E402
+import png  # noqa: E402  (tests/html: the screenshot's colours)
 
 # The repository's HOST example cards, as they are.
 EXAMPLES = {"rmsnorm_fwd": "", "layernorm_bwd": "", "rope_fwd": " PREP prep/prep.hpp prep/prep.cpp"}
@@ -181,51 +181,6 @@ def cdash_measurement_name(text: str) -> str:
     return "".join(c if c.isascii() and (c.isalnum() or c in "_.-") else "_" for c in text[:40])
 
 
-def png_colours(path: pathlib.Path) -> int:
-    """How many distinct colours a PNG (8-bit RGB or RGBA, as Chromium writes) holds."""
-    data = path.read_bytes()
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        fail(f"{path} is not a PNG")
-    pos, idat, width = 8, b"", 0
-    channels = 3
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            width, _height, depth, colour = struct.unpack(">IIBB", body[:10])
-            if depth != 8 or colour not in (2, 6):
-                fail(f"{path}: a PNG of depth {depth}, colour type {colour}, which this check does not read")
-            channels = 4 if colour == 6 else 3
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    raw = zlib.decompress(idat)
-    stride = width * channels
-    previous = bytearray(stride)
-    colours = set()
-    for row in range(len(raw) // (stride + 1)):
-        kind = raw[row * (stride + 1)]
-        line = bytearray(raw[row * (stride + 1) + 1:(row + 1) * (stride + 1)])
-        for i in range(stride):
-            left = line[i - channels] if i >= channels else 0
-            up = previous[i]
-            corner = previous[i - channels] if i >= channels else 0
-            if kind == 1:
-                line[i] = (line[i] + left) & 0xFF
-            elif kind == 2:
-                line[i] = (line[i] + up) & 0xFF
-            elif kind == 3:
-                line[i] = (line[i] + (left + up) // 2) & 0xFF
-            elif kind == 4:
-                p = left + up - corner
-                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
-                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 0xFF
-        previous = line
-        if row % 4 == 0:
-            colours.update(bytes(line[i:i + 3]) for i in range(0, stride, channels * 4))
-    return len(colours)
-
-
 def look_at_page(browser: str, url: str, work: pathlib.Path, expected: dict[str, str]) -> None:
     """The test's page with its raw_ratio graph, as a person sees it."""
     common = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
@@ -244,7 +199,7 @@ def look_at_page(browser: str, url: str, work: pathlib.Path, expected: dict[str,
                    timeout=120, check=False)
     if not shot.is_file():
         fail("Chromium took no screenshot of the test's page")
-    colours = png_colours(shot)
+    colours = len(png.colours(str(shot))[0])
     if colours < 8:
         fail(f"the screenshot {shot} is blank ({colours} colours)")
     print(f"real_cdash: the test's page and its graph, as Chromium shows them: {shot} ({colours} colours)")
