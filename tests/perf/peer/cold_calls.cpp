@@ -1,0 +1,54 @@
+#include "cold_calls.hpp"
+
+#include <algorithm>
+
+namespace forge::peer {
+
+Floats::Floats(std::int64_t count)
+    : bytes_(static_cast<std::size_t>(count) * sizeof(float)), block_(bench::allocate_host_block(bytes_)) {}
+
+void Floats::normal(std::mt19937_64& rng, float mean, float sd) {
+    std::normal_distribution<float> draw(mean, sd);
+    std::generate_n(data(), bytes_ / sizeof(float), [&] { return draw(rng); });
+}
+
+void Floats::uniform(std::mt19937_64& rng, float low, float high) {
+    std::uniform_real_distribution<float> draw(low, high);
+    std::generate_n(data(), bytes_ / sizeof(float), [&] { return draw(rng); });
+}
+
+bench::CacheFlusher& flusher() {
+    static bench::CacheFlusher sweep(2 * bench::last_level_cache().bytes);
+    return sweep;
+}
+
+void time_cold_calls(benchmark::State& state, std::initializer_list<const Floats*> touched,
+                     const std::function<void()>& call) {
+    for (auto _ : state) {
+        state.PauseTiming();
+        flusher().flush();
+        for (const Floats* tensor : touched) bench::evict_lines(tensor->bytes().data(), tensor->bytes().size());
+        state.ResumeTiming();
+        call();
+        benchmark::ClobberMemory();
+    }
+}
+
+void register_side(const std::string& card, const std::string& workload, const std::string& side, std::int64_t m,
+                   std::int64_t n, std::function<void(benchmark::State&)> run) {
+    auto with_shape = [m, n, run = std::move(run)](benchmark::State& state) {
+        run(state);
+        state.counters["m"] = static_cast<double>(m);
+        state.counters["n"] = static_cast<double>(n);
+    };
+    // Ten repetitions of three calls: enough repetitions for an interval on
+    // their medians, few enough sweeps (one per call) to finish in seconds.
+    benchmark::RegisterBenchmark((card + "/" + workload + "/" + side).c_str(), std::move(with_shape))
+        ->Iterations(3)
+        ->Repetitions(10)
+        ->ReportAggregatesOnly(false)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace forge::peer
