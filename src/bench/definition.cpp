@@ -43,6 +43,16 @@ Comparison BenchDefinition::comparison_for(const TensorSpec& output) const {
     return default_tolerance(output.dtype);
 }
 
+Bench BenchDefinition::against_itself(const Bench& bench, Side side) {
+    Bench copy = bench;
+    const bool reference = side == Side::reference;
+    copy.reference_ = reference ? bench.reference_ : bench.student_;
+    copy.student_ = copy.reference_;
+    copy.reference_setup_ = reference ? bench.reference_setup_ : bench.student_setup_;
+    copy.student_setup_ = copy.reference_setup_;
+    return copy;
+}
+
 std::vector<std::string> BenchDefinition::problems() const {
     const Bench& b = *bench_;
     std::vector<std::string> out;

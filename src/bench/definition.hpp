@@ -41,6 +41,10 @@ public:
     // Why this definition cannot run (too few workloads, a missing call, ...); empty when it can.
     [[nodiscard]] std::vector<std::string> problems() const;
 
+    // A copy of `bench` whose two timed sides are both `side`: its call and its
+    // setup on both, the rest (workloads, inputs, outputs, prep, tolerances) as is.
+    [[nodiscard]] static Bench against_itself(const Bench& bench, Side side);
+
 private:
     const Bench* bench_;
 };

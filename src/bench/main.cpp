@@ -21,6 +21,7 @@
 #include "forge/exit_code.hpp"
 #include "forge/io/file.hpp"
 #include "forge/report/findings_view.hpp"
+#include "against_itself.hpp"
 #include "definition.hpp"
 #include "launch.hpp"
 #include "runtime/cuda/gpu_choice.hpp"
@@ -34,7 +35,7 @@ namespace {
 
 constexpr std::string_view usage_text =
     "usage: BENCH --contract <card>/window.toml --eval <file>/eval.json --operator <name> [--quick]\n"
-    "             [--precision FRACTION] [--time-cap SECONDS]\n"
+    "             [--precision FRACTION] [--time-cap SECONDS] [--a-a reference|student]\n"
     "  --contract  the operator's window.toml (or its card directory)\n"
     "  --eval      where to write eval.json (atomically; its directory is made); beside it,\n"
     "              <operator>.runs.json keeps this bench's last runs, whose spread each\n"
@@ -45,6 +46,8 @@ constexpr std::string_view usage_text =
     "              fraction of its ratio (default 0.01, or the bench's Bench::precision)\n"
     "  --time-cap  each workload's rounds stop after this many seconds of wall time if\n"
     "              the precision is not reached first (default 4; --quick: 0.3)\n"
+    "  --a-a       time this side against itself (its call on both sides): the card's\n"
+    "              noise floor, eval.json performance.a_a; keep its --eval apart\n"
     "exit: 0 ran and outputs matched; 1 correctness failed or a violation was caught;\n"
     "      2 usage or contract error; 77 the backend cannot run here (eval.json says why)\n";
 
@@ -55,6 +58,7 @@ struct Arguments {
     bool quick = false;
     std::optional<double> precision;
     std::optional<double> time_cap_s;
+    std::optional<Side> against_itself;
 };
 
 // The whole of `text` as a number; nullopt where it is not one.
@@ -103,6 +107,16 @@ std::optional<Arguments> parse(int argc, char** argv) {
         if (arg == "--precision") {
             if (i + 1 >= argc) throw std::invalid_argument("--precision needs a value");
             args.precision = parse_precision(argv[++i]);
+            continue;
+        }
+        if (arg == "--a-a") {
+            if (i + 1 >= argc) throw std::invalid_argument("--a-a needs a side: reference or student");
+            const std::string_view side = argv[++i];
+            if (side != "reference" && side != "student") {
+                throw std::invalid_argument("--a-a takes the side to time against itself, reference or student, not '" +
+                                            std::string(side) + "'");
+            }
+            args.against_itself = side == "reference" ? Side::reference : Side::student;
             continue;
         }
         if (arg == "--time-cap") {
@@ -252,7 +266,13 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
             std::cerr << "error: the contract " << check.path << " is refused; the bench does not run on it\n";
             return exit_code::usage;
         }
-        const Bench bench = make_bench();
+        const Bench card_bench = make_bench();
+        // An A/A run times one side against itself; everything after this sees a bench like any other.
+        const std::optional<AgainstItself> a_a =
+            args->against_itself ? std::optional(against_itself(card_bench, *check.contract, *args->against_itself))
+                                 : std::nullopt;
+        const Bench& bench = a_a ? a_a->bench : card_bench;
+        const WindowContract& contract = a_a ? a_a->contract : *check.contract;
         RunOptions options;
         options.operator_name = args->operator_name;
         options.eval_path = args->eval;
@@ -261,6 +281,11 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
         options.time_cap_s = args->time_cap_s;
         options.history_path = history_path(*args);
         options.bench_identity = executable_digest();
+        // An A/A run's history stays apart from the card's, even beside the same eval.json.
+        if (a_a && !options.bench_identity.empty()) {
+            options.bench_identity.append(" a_a:").append(to_string(*args->against_itself));
+        }
+        options.against_itself = args->against_itself;
         options.launch = launch_facts(std::getenv);
         options.log = &std::cerr;
         if (build) {
@@ -284,7 +309,7 @@ int bench_main(int argc, char** argv, Bench (*make_bench)(), const std::optional
             }
         }
         if (BenchDefinition(bench).backend() == Backend::cuda) options.cuda_device = ctest_gpu_device();
-        const RunResult result = run(bench, *check.contract, options);
+        const RunResult result = run(bench, contract, options);
         if (result.exit_code == exit_code::usage || (result.exit_code != exit_code::skipped && result.eval.is_null())) {
             // Nothing ran (a refused definition, a device the driver cannot serve): no eval.json.
             for (const std::string& problem : result.problems) std::cerr << "error: " << problem << "\n";

@@ -59,14 +59,14 @@ private:
     int unmatched_ends_ = 0;
 };
 
-thread_local CRegionStack c_regions;
+thread_local CRegionStack open_c_regions;
 
 }  // namespace
 
-UnbalancedCRegions take_unbalanced_c_regions() noexcept { return c_regions.take_unbalanced(); }
+UnbalancedCRegions take_unbalanced_c_regions() noexcept { return open_c_regions.take_unbalanced(); }
 
 }  // namespace forge::bench
 
-extern "C" void forge_region_begin(const char* name) { forge::bench::c_regions.begin(name); }
+extern "C" void forge_region_begin(const char* name) { forge::bench::open_c_regions.begin(name); }
 
-extern "C" void forge_region_end(void) { forge::bench::c_regions.end(); }
+extern "C" void forge_region_end(void) { forge::bench::open_c_regions.end(); }

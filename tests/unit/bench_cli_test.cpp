@@ -209,6 +209,29 @@ BOOST_AUTO_TEST_CASE(the_time_cap_is_seconds_and_reaches_the_stopping_rule) {
     BOOST_TEST(stopping["precision"].get<double>() == 0.03);
 }
 
+BOOST_AUTO_TEST_CASE(an_a_a_run_times_the_side_named_against_itself_with_a_history_of_its_own) {
+    const std::string contract = (data_dir / "add_symmetric.toml").string();
+    for (const char* refused : {"sideways", "both"}) {
+        BOOST_TEST(bench_main({"--contract", contract, "--eval", "e.json", "--operator", "add", "--a-a", refused}) ==
+                       forge::exit_code::usage,
+                   refused);
+    }
+    BOOST_TEST(bench_main({"--contract", contract, "--eval", "e.json", "--operator", "add", "--a-a"}) ==
+               forge::exit_code::usage);
+    TempDir dir("forge_bench_cli");
+    const fs::path eval = dir.path / "eval.json";
+    const fs::path a_a = dir.path / "eval.a_a.json";
+    BOOST_TEST_REQUIRE(bench_main({"--contract", contract, "--eval", eval.string(), "--operator", "add", "--quick"}) ==
+                       forge::exit_code::ok);
+    BOOST_TEST_REQUIRE(bench_main({"--contract", contract, "--eval", a_a.string(), "--operator", "add", "--quick",
+                                   "--a-a", "student"}) == forge::exit_code::ok);
+    const auto performance = nlohmann::json::parse(forge::read_file(a_a))["performance"];
+    BOOST_TEST(performance["a_a"]["side"] == "student");
+    // Beside the card's run, in the same add.runs.json, yet not among its runs.
+    BOOST_TEST(performance["between_runs"]["runs"] == 1);
+    BOOST_TEST(nlohmann::json::parse(forge::read_file(eval))["performance"]["a_a"].is_null());
+}
+
 namespace {
 fb::Bench make_cuda_add() { return make_add(fb::Backend::cuda); }
 }  // namespace

@@ -43,6 +43,10 @@ struct RunOptions {
     // bench executable). Either empty: no history, each run stands alone.
     std::filesystem::path history_path;
     std::string bench_identity;
+    // The A/A run (--a-a): the bench and contract given are this side's against
+    // itself (against_itself.hpp), and eval.json's performance.a_a says how far
+    // identical code read apart. Unset: a run of the two sides.
+    std::optional<Side> against_itself;
 };
 
 // exit_code: forge::exit_code::ok; problems (correctness failed, or the harness

@@ -79,6 +79,14 @@ inline constexpr std::string_view busier = "busier";
 
 inline constexpr std::string_view kernel_set_changed = "kernel_set_changed";
 
+// "performance.a_a": an A/A run's noise floor (null in a run of the two sides).
+inline constexpr std::string_view a_a = "a_a";
+inline constexpr std::string_view side = "side";
+inline constexpr std::string_view n_workloads = "n_workloads";
+inline constexpr std::string_view workloads_called_apart = "workloads_called_apart";
+inline constexpr std::string_view run_called_apart = "run_called_apart";
+inline constexpr std::string_view resolves = "resolves";
+
 // A kernel table: a workload's "kernels.<side>" rows and "profiler.<side>"
 // digest, and the file `forge table import` writes ({"kernels", "profiler"}).
 inline constexpr std::string_view kernels = "kernels";

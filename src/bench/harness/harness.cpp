@@ -143,6 +143,7 @@ RunResult run(const Bench& card_bench, const WindowContract& contract, const Run
     if (options.time_cap_s) record.stopping.max_wall_s = *options.time_cap_s;
     record.build = options.build;
     record.launch = options.launch;
+    record.against_itself = options.against_itself;
     // Before the device: a definition that disagrees with window.toml fails on
     // every machine, a GPU-less one included (eval.json then has no device facts).
     record.problems = declaration_problems(bench, contract);

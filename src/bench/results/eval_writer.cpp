@@ -289,6 +289,15 @@ nlohmann::json run_between_runs_json(const RunRecord& record) {
     return json;
 }
 
+nlohmann::json noise_floor_json(const std::optional<NoiseFloor>& floor) {
+    if (!floor) return nullptr;
+    return {{eval_key::side, to_string(floor->side)},
+            {eval_key::n_workloads, floor->workloads},
+            {eval_key::workloads_called_apart, floor->workloads_called_apart},
+            {eval_key::run_called_apart, floor->run_called_apart},
+            {eval_key::resolves, floor->resolves}};
+}
+
 nlohmann::json performance_json(const RunRecord& record, const RunSummary& summary) {
     nlohmann::json workloads = nlohmann::json::array();
     for (std::size_t i = 0; i < record.workloads.size(); ++i) {
@@ -332,7 +341,7 @@ nlohmann::json performance_json(const RunRecord& record, const RunSummary& summa
     }
     const stats::RatioInterval& run_ratio = record.ratio.value();  // set with the run (harness.cpp)
     return {{"mode", "per_call"},
-            {"n_workloads", record.workloads.size()},
+            {eval_key::n_workloads, record.workloads.size()},
             {eval_key::reference_ms, figure(summary.reference_ms)},
             {eval_key::student_ms, figure(summary.student_ms)},
             {eval_key::throughput, throughput_json(summary.throughput)},
@@ -342,6 +351,7 @@ nlohmann::json performance_json(const RunRecord& record, const RunSummary& summa
             {eval_key::between_runs, run_between_runs_json(record)},
             {eval_key::precision_reached, summary.precision_reached},
             {"drift_flagged", summary.drift_flagged},
+            {eval_key::a_a, noise_floor_json(summary.noise_floor)},
             {eval_key::stopping, stopping_rule_json(record.stopping)},
             {eval_key::prep, prep_json(record)},
             {eval_key::workloads, std::move(workloads)}};

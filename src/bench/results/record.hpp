@@ -178,6 +178,7 @@ struct RunRecord {
     StoppingParameters stopping;
     nlohmann::json build;              // how the bench was built (RunOptions::build)
     nlohmann::json launch;             // where it ran (RunOptions::launch)
+    std::optional<Side> against_itself;  // the A/A run's side (RunOptions::against_itself)
     bool complete = false;             // every workload was measured
     std::vector<WorkloadRecord> workloads;
     // The geometric mean of the workloads' ratios, when complete, with between_runs' spread.

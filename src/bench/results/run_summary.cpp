@@ -65,6 +65,11 @@ RunSummary summarize(const RunRecord& record) {
         run.throughput = ThroughputBySide{run_throughput(run.workloads, Side::reference),
                                           run_throughput(run.workloads, Side::student)};
     }
+    if (record.against_itself) {
+        std::vector<stats::RatioInterval> ratios;
+        for (const WorkloadRecord& w : record.workloads) ratios.push_back(w.ratio);
+        run.noise_floor = noise_floor(*record.against_itself, ratios, record.ratio);
+    }
     return run;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "results/record.hpp"
+#include "rules/noise_floor.hpp"
 #include "rules/throughput.hpp"
 
 namespace forge::bench {
@@ -38,6 +39,7 @@ struct RunSummary {
     std::optional<ThroughputBySide> throughput;
     bool precision_reached = true;  // every workload's
     bool drift_flagged = false;     // any workload's
+    std::optional<NoiseFloor> noise_floor;  // an A/A run's (RunRecord::against_itself)
 };
 
 [[nodiscard]] RunSummary summarize(const RunRecord& record);
