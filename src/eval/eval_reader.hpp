@@ -171,6 +171,9 @@ public:
                     flag(*machine, perf / eval_key::between_runs / eval_key::machine, eval_key::busier);
             }
         }
+        if (const json* a_a = object_member(*performance, perf, eval_key::a_a, "an object or null")) {
+            report.a_a = noise_floor(*a_a, perf / eval_key::a_a);
+        }
         if (const json* workloads = member(*performance, eval_key::workloads)) {
             if (!workloads->is_array())
                 fail(perf / eval_key::workloads,
@@ -290,6 +293,36 @@ private:
         out.log_sd = number(object, at, eval_key::log_sd);
         out.within_run_ci = interval(object, at, eval_key::within_run_ci);
         out.reaches_earlier_runs = flag(object, at, eval_key::reaches_earlier_runs);
+        return out;
+    }
+
+    // "performance.a_a": every key present, of its type.
+    NoiseFloorReading noise_floor(const json& object, const KeyPath& at) const {
+        const auto is = [](const json* value) {
+            std::string out = "is ";
+            out += value ? describe(*value) : "missing";
+            return out;
+        };
+        NoiseFloorReading out;
+        const json* side = member(object, eval_key::side);
+        if (!side || !(*side == eval_key::reference || *side == eval_key::student))
+            fail(at / eval_key::side, is(side) + ", expected \"reference\" or \"student\"");
+        out.side = side->get<std::string>();
+        const auto count = [&](std::string_view key) {
+            const json* value = member(object, key);
+            if (!value || !value->is_number_integer() || value->get<std::int64_t>() < 0)
+                fail(at / key, is(value) + ", expected a count");
+            return value->get<std::int64_t>();
+        };
+        out.workloads = count(eval_key::n_workloads);
+        out.workloads_called_apart = count(eval_key::workloads_called_apart);
+        const std::optional<bool> run_apart = flag(object, at, eval_key::run_called_apart);
+        if (!run_apart) fail(at / eval_key::run_called_apart, "is missing, expected true or false");
+        const std::optional<double> resolves = number(object, at, eval_key::resolves);
+        if (!resolves || !(*resolves >= 0.0))
+            fail(at / eval_key::resolves, "is missing or negative, expected a fraction >= 0");
+        out.run_called_apart = *run_apart;
+        out.resolves = *resolves;
         return out;
     }
 

@@ -152,10 +152,26 @@ std::string interval_cell(const OperatorSummary& row) {
     return interval(row.ratio_ci->low, row.ratio_ci->high);
 }
 
-std::string verdict_cell(const OperatorSummary& row) {
+// The noise floor an A/A row of the same operator gives `row`, if the report holds one.
+std::optional<double> noise_floor_for(const OperatorSummary& row, const std::vector<OperatorSummary>& rows) {
+    if (row.a_a || !row.ran) return std::nullopt;
+    std::optional<double> floor;
+    for (const OperatorSummary& other : rows) {
+        if (other.a_a && other.operator_name == row.operator_name) {
+            floor = std::max(floor.value_or(0.0), other.a_a->resolves);
+        }
+    }
+    return floor;
+}
+
+std::string verdict_cell(const OperatorSummary& row, const std::vector<OperatorSummary>& rows) {
     std::string out = row.verdict.value_or("-");
     if (row.precision_reached == false) out += " (imprecise)";
     if (row.quick) out += " (quick)";
+    if (row.a_a) out.append(" (A/A, resolves +/-").append(percent(row.a_a->resolves)).append(")");
+    if (const std::optional<double> floor = noise_floor_for(row, rows)) {
+        out.append(" (noise floor +/-").append(percent(*floor)).append(")");
+    }
     // A ratio between calls that disagree on their outputs is no result, even where colour is off.
     if (row.verdict && row.correctness == "FAILED") out += " (outputs FAILED)";
     return out;
@@ -182,7 +198,8 @@ ThroughputColumns throughput_columns(const std::vector<OperatorSummary>& rows) {
     return out;
 }
 
-std::vector<std::string> cells_of(const OperatorSummary& row, ThroughputColumns shown) {
+std::vector<std::string> cells_of(const OperatorSummary& row, const std::vector<OperatorSummary>& rows,
+                                  ThroughputColumns shown) {
     std::vector<std::string> cells{row.name, row.backend.empty() ? "-" : row.backend, std::to_string(row.workloads),
                                    fixed(row.reference_ms, 4), fixed(row.student_ms, 4)};
     if (shown.flops) {
@@ -193,7 +210,7 @@ std::vector<std::string> cells_of(const OperatorSummary& row, ThroughputColumns 
         cells.push_back(bandwidth_cell(row.reference_throughput));
         cells.push_back(bandwidth_cell(row.student_throughput));
     }
-    cells.insert(cells.end(), {fixed(row.raw_ratio, 3), interval_cell(row), verdict_cell(row),
+    cells.insert(cells.end(), {fixed(row.raw_ratio, 3), interval_cell(row), verdict_cell(row, rows),
                                fixed(row.credited_ratio, 3), row.prep, row.correctness});
     return cells;
 }
@@ -221,7 +238,7 @@ TextTable summary_table(const std::vector<OperatorSummary>& rows) {
                                    {"correctness"}});
     TextTable table(std::move(columns));
     for (const OperatorSummary& row : rows) {
-        table.add_row(cells_of(row, shown), row.healthy() ? Emphasis::none : Emphasis::bad);
+        table.add_row(cells_of(row, rows, shown), row.healthy() ? Emphasis::none : Emphasis::bad);
     }
     return table;
 }
@@ -237,14 +254,16 @@ void render_notes(std::ostream& out, const std::vector<OperatorSummary>& rows, s
 constexpr std::string_view legend =
     "Columns: ms, each side's geometric mean over the workloads; raw ratio, reference / student from paired "
     "rounds, with its 95% interval; verdict, faster or slower when the interval clears 1, indistinguishable "
-    "when it holds 1, (imprecise) when it is wider than the bench's precision target, (quick) from a --quick run; "
+    "when it holds 1, (imprecise) when it is wider than the bench's precision target, (quick) from a --quick run, "
+    "(A/A) a side timed against itself (the bench's --a-a) and the smallest change from 1 it tells apart, "
+    "(noise floor) that change beside the verdict of the same operator; "
     "credited, the raw ratio with the contract's priced work taken out (- when nothing is priced or the credit "
     "is not usable: the notes say which); prep, the prep step's tensors held to window.toml.";
 
 }  // namespace
 
 bool OperatorSummary::healthy() const noexcept {
-    return ran && correctness == "passed" && (prep == "held" || prep == "not needed");
+    return ran && correctness == "passed" && (prep == "held" || prep == "not needed" || a_a.has_value());
 }
 
 OperatorReport read_operator(const std::string& eval_path) {
@@ -262,6 +281,7 @@ OperatorReport read_operator(const std::string& eval_path) {
         return out;
     }
     row.name = eval->operator_name.value_or(eval_path);
+    row.operator_name = eval->operator_name.value_or("");
     row.backend = eval->backend.value_or("");
     if (eval->skipped) {
         row.skipped = eval->skipped;
@@ -283,6 +303,19 @@ OperatorReport read_operator(const std::string& eval_path) {
     row.quick = eval->quick;
     row.correctness = correctness_of(*eval);
     note_bench_findings(row, *eval);
+    if (eval->a_a) {
+        // Identical code on both sides: its ratio is the card's noise floor, nothing to credit or to hold prep to.
+        row.a_a = eval->a_a;
+        row.name += " (A/A " + eval->a_a->side + ")";
+        row.prep = "A/A run";
+        row.notes.push_back("an A/A run, the " + eval->a_a->side +
+                            " timed against itself: " + std::to_string(eval->a_a->workloads_called_apart) + " of " +
+                            std::to_string(eval->a_a->workloads) + " workloads" +
+                            (eval->a_a->run_called_apart ? " and the geometric mean" : "") +
+                            " called identical code faster or slower; a change from 1 of at least +/-" +
+                            percent(eval->a_a->resolves) + " reads apart at these settings");
+        return out;
+    }
     out.credit = hold_to_contract(row, *eval);
     return out;
 }
@@ -315,26 +348,33 @@ nlohmann::json summary_json(const std::vector<OperatorSummary>& rows) {
     };
     nlohmann::json operators = nlohmann::json::array();
     for (const OperatorSummary& row : rows) {
-        operators.push_back({{"name", row.name},
-                             {"eval", row.eval_path},
-                             {"backend", row.backend.empty() ? nlohmann::json() : nlohmann::json(row.backend)},
-                             {"ran", row.ran},
-                             {"skipped", row.skipped ? nlohmann::json(*row.skipped) : nlohmann::json()},
-                             {"workloads", row.workloads},
-                             {"reference_ms", number(row.reference_ms)},
-                             {"student_ms", number(row.student_ms)},
-                             {"throughput", throughput(row)},
-                             {"raw_ratio", number(row.raw_ratio)},
-                             {"ratio_ci", row.ratio_ci ? nlohmann::json::array({row.ratio_ci->low, row.ratio_ci->high})
-                                                       : nlohmann::json()},
-                             {"verdict", row.verdict ? nlohmann::json(*row.verdict) : nlohmann::json()},
-                             {"precision_reached",
-                              row.precision_reached ? nlohmann::json(*row.precision_reached) : nlohmann::json()},
-                             {"quick", row.quick},
-                             {"credited_ratio", number(row.credited_ratio)},
-                             {"prep", row.prep},
-                             {"correctness", row.correctness},
-                             {"notes", row.notes}});
+        operators.push_back(
+            {{"name", row.name},
+             {"eval", row.eval_path},
+             {"backend", row.backend.empty() ? nlohmann::json() : nlohmann::json(row.backend)},
+             {"ran", row.ran},
+             {"skipped", row.skipped ? nlohmann::json(*row.skipped) : nlohmann::json()},
+             {"workloads", row.workloads},
+             {"reference_ms", number(row.reference_ms)},
+             {"student_ms", number(row.student_ms)},
+             {"throughput", throughput(row)},
+             {"raw_ratio", number(row.raw_ratio)},
+             {"ratio_ci",
+              row.ratio_ci ? nlohmann::json::array({row.ratio_ci->low, row.ratio_ci->high}) : nlohmann::json()},
+             {"verdict", row.verdict ? nlohmann::json(*row.verdict) : nlohmann::json()},
+             {"precision_reached", row.precision_reached ? nlohmann::json(*row.precision_reached) : nlohmann::json()},
+             {"quick", row.quick},
+             {"credited_ratio", number(row.credited_ratio)},
+             {"a_a", row.a_a ? nlohmann::json{{"side", row.a_a->side},
+                                              {"n_workloads", row.a_a->workloads},
+                                              {"workloads_called_apart", row.a_a->workloads_called_apart},
+                                              {"run_called_apart", row.a_a->run_called_apart},
+                                              {"resolves", row.a_a->resolves}}
+                             : nlohmann::json()},
+             {"noise_floor", number(noise_floor_for(row, rows))},
+             {"prep", row.prep},
+             {"correctness", row.correctness},
+             {"notes", row.notes}});
     }
     return {{"operators", std::move(operators)}};
 }

@@ -79,6 +79,12 @@ int run_credit(const CreditOptions& options) {
     std::optional<EvalReport> eval = existing_eval(options.eval);
     if (!eval) return exit_code::skipped;
     if (!measured_under(*contract, *eval, "credit")) return exit_code::usage;
+    if (eval->a_a) {
+        std::cerr << "forge credit: " << options.eval << " is an A/A run (performance.a_a: the " << eval->a_a->side
+                  << " timed against itself): its ratio is the card's noise floor, not the card's; give forge credit "
+                     "the card's own eval.json\n";
+        return exit_code::usage;
+    }
     std::ostream* notes = options.output.format == Format::text ? &std::cout : nullptr;
     try {
         use_tables(*eval, Side::student, options.student_tables, notes);

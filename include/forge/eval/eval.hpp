@@ -110,6 +110,16 @@ struct RunMachine {
     std::optional<std::string> device_uuid;  // "device.uuid": the GPU's (CUDA)
 };
 
+// "performance.a_a": an A/A run's noise floor (the bench's --a-a: one side timed
+// against itself), as the bench computed it.
+struct NoiseFloorReading {
+    std::string side;  // "reference" or "student"
+    std::int64_t workloads = 0;
+    std::int64_t workloads_called_apart = 0;  // whose interval leaves out 1
+    bool run_called_apart = false;
+    double resolves = 0.0;  // a fraction: the smallest change from 1 the card tells apart
+};
+
 struct EvalReport {
     std::string path;                          // the file it was read from
     std::optional<std::string> operator_name;  // "operator"
@@ -150,6 +160,7 @@ struct EvalReport {
     // options by language (older files, benches built without forge_add_operator: absent).
     std::optional<OptionsByLanguage> reference_options;
     std::optional<OptionsByLanguage> student_options;
+    std::optional<NoiseFloorReading> a_a;      // "performance.a_a": an A/A run; absent in a run of both sides
     bool measured = false;                     // a "performance" object is present
     std::vector<WorkloadReading> workloads;    // "performance.workloads"
 

@@ -18,7 +18,8 @@
 namespace forge {
 
 struct OperatorSummary {
-    std::string name;       // the eval's operator, else its path
+    std::string name;           // the eval's operator, else its path; an A/A run's says so
+    std::string operator_name;  // the eval's operator ("" when it names none)
     std::string eval_path;
     std::string backend;    // "host", "cuda", or "" when not reported
     bool ran = false;       // an eval file exists and the bench was not skipped
@@ -34,6 +35,9 @@ struct OperatorSummary {
     std::optional<bool> precision_reached;   // false: the time cap came before the precision target
     bool quick = false;                      // a --quick run: fewer rounds, a looser precision target
     std::optional<double> credited_ratio;
+    // An A/A run (the bench's --a-a): one side timed against itself; its row
+    // is the card's noise floor, and a row of the same operator shows it.
+    std::optional<NoiseFloorReading> a_a;
     std::string prep;         // "held", "not needed", "2 problems", "no contract", "contract refused", ...
     std::string correctness;  // "passed", "FAILED", "not reported", "not run"
     std::vector<std::string> notes;  // why a figure is missing; what the bench caught or flagged
