@@ -43,35 +43,104 @@ std::map<std::string, const EvalReport*> by_card(const std::vector<EvalReport>& 
     return cards;
 }
 
-// What the comparison reads of one run of a card, or why it cannot read it.
+// What the comparison reads of one run of a card or of a workload, or why it cannot read it.
 struct RunReading {
     std::optional<stats::ComparedRun> run;
     std::string missing;  // when `run` is absent
 };
 
-RunReading read_run(const EvalReport& eval, std::string_view side) {
-    const auto without = [&](std::string_view why, const std::string& detail = {}) {
-        std::string message(side);
-        message += ": ";
-        message += why;
-        message += detail;
-        return RunReading{.run = std::nullopt, .missing = message};
-    };
-    if (eval.skipped) return without("the bench was skipped: ", *eval.skipped);
-    if (eval.failed()) return without("the bench failed: ", eval.failure());
-    // The interval from the run's rounds alone: performance.ratio_ci may hold
-    // the spread between its history's runs already, which the comparison adds
-    // once, for both runs.
+RunReading run_without(std::string_view side, std::string_view why, std::string_view detail = {}) {
+    std::string message(side);
+    message += ": ";
+    message += why;
+    message += detail;
+    return RunReading{.run = std::nullopt, .missing = message};
+}
+
+// A ratio and its intervals, as a card's run or a workload carries them.
+RunReading read_ratio(std::optional<double> ratio, const std::optional<RatioCi>& ratio_ci,
+                      const std::optional<BetweenRuns>& between_runs, std::string_view side) {
+    // The interval from the run's rounds alone: ratio_ci may hold the spread
+    // between its history's runs already, which the comparison adds once, for
+    // both runs.
     const std::optional<RatioCi> within =
-        eval.between_runs && eval.between_runs->within_run_ci ? eval.between_runs->within_run_ci : eval.ratio_ci;
-    if (!eval.ratio || !within) return without("no ratio interval (an eval.json from before paired rounds)");
-    if (!(*eval.ratio > 0.0 && within->low > 0.0 && within->high >= within->low)) {
-        return without("its ratio interval is not positive; rerun the bench");
+        between_runs && between_runs->within_run_ci ? between_runs->within_run_ci : ratio_ci;
+    if (!ratio || !within) return run_without(side, "no ratio interval (an eval.json from before paired rounds)");
+    if (!(*ratio > 0.0 && within->low > 0.0 && within->high >= within->low)) {
+        return run_without(side, "its ratio interval is not positive; rerun the bench");
     }
-    stats::ComparedRun run{.within_run = {.ratio = *eval.ratio, .low = within->low, .high = within->high},
+    stats::ComparedRun run{.within_run = {.ratio = *ratio, .low = within->low, .high = within->high},
                            .between_runs_log_sd = std::nullopt};
-    if (eval.between_runs) run.between_runs_log_sd = eval.between_runs->log_sd;
+    if (between_runs) run.between_runs_log_sd = between_runs->log_sd;
     return {.run = run, .missing = {}};
+}
+
+// Whether the bench ran and measured; why not.
+std::optional<RunReading> unmeasured(const EvalReport& eval, std::string_view side) {
+    if (eval.skipped) return run_without(side, "the bench was skipped: ", *eval.skipped);
+    if (eval.failed()) return run_without(side, "the bench failed: ", eval.failure());
+    return std::nullopt;
+}
+
+RunReading read_run(const EvalReport& eval, std::string_view side) {
+    if (std::optional<RunReading> without = unmeasured(eval, side)) return std::move(*without);
+    return read_ratio(eval.ratio, eval.ratio_ci, eval.between_runs, side);
+}
+
+// The change between two readings, or why there is none (both sides' reasons
+// where neither can be read): one rule for a card and for each workload.
+struct Judged {
+    std::optional<stats::RatioChange> change;
+    std::string note;
+};
+
+Judged judge(const RunReading& before, const RunReading& after) {
+    if (before.run && after.run) return {.change = stats::ratio_change(*before.run, *after.run), .note = {}};
+    std::string note = before.run ? after.missing : before.missing;
+    if (!before.run && !after.run) note += "; " + after.missing;
+    return {.change = std::nullopt, .note = std::move(note)};
+}
+
+// Each workload of a card in both runs, matched by name: OLD's in its order,
+// then NEW's alone.
+std::vector<WorkloadComparison> compare_workloads(const EvalReport& old_eval, const EvalReport& new_eval) {
+    std::vector<WorkloadComparison> out;
+    const auto find = [](const EvalReport& eval, const std::string& name) -> const WorkloadReading* {
+        const auto it = std::find_if(eval.workloads.begin(), eval.workloads.end(),
+                                     [&](const WorkloadReading& w) { return w.name == name; });
+        return it == eval.workloads.end() ? nullptr : &*it;
+    };
+    const auto listed = [&](const std::string& name) {
+        return std::any_of(out.begin(), out.end(), [&](const WorkloadComparison& w) { return w.name == name; });
+    };
+    for (const WorkloadReading& before : old_eval.workloads) {
+        if (listed(before.name)) continue;  // a name twice in one eval: its first
+        WorkloadComparison workload{.name = before.name,
+                                    .old_ratio = before.ratio,
+                                    .new_ratio = std::nullopt,
+                                    .status = CardStatus::removed,
+                                    .change = std::nullopt,
+                                    .note = {}};
+        if (const WorkloadReading* after = find(new_eval, before.name)) {
+            workload.new_ratio = after->ratio;
+            Judged judged = judge(read_ratio(before.ratio, before.ratio_ci, before.between_runs, "OLD"),
+                                  read_ratio(after->ratio, after->ratio_ci, after->between_runs, "NEW"));
+            workload.status = judged.change ? CardStatus::compared : CardStatus::no_verdict;
+            workload.change = judged.change;
+            workload.note = std::move(judged.note);
+        }
+        out.push_back(std::move(workload));
+    }
+    for (const WorkloadReading& after : new_eval.workloads) {
+        if (listed(after.name)) continue;
+        out.push_back({.name = after.name,
+                       .old_ratio = std::nullopt,
+                       .new_ratio = after.ratio,
+                       .status = CardStatus::added,
+                       .change = std::nullopt,
+                       .note = {}});
+    }
+    return out;
 }
 
 // "OLD host a, NEW host b" where both runs record the field and it differs.
@@ -162,15 +231,15 @@ Comparison compare_runs(const std::vector<EvalReport>& old_run, const std::vecto
         card.status = card.old_eval.empty() ? CardStatus::added : CardStatus::compared;
         if (card.status == CardStatus::added) continue;
         card.machine_notes = machine_changes(*before.at(name), *eval);
-        const RunReading old_reading = read_run(*before.at(name), "OLD");
-        const RunReading new_reading = read_run(*eval, "NEW");
-        if (!old_reading.run || !new_reading.run) {
-            card.status = CardStatus::no_verdict;
-            card.note = old_reading.run ? new_reading.missing : old_reading.missing;
-            if (!old_reading.run && !new_reading.run) card.note += "; " + new_reading.missing;
-            continue;
+        const EvalReport& old_eval = *before.at(name);
+        Judged judged = judge(read_run(old_eval, "OLD"), read_run(*eval, "NEW"));
+        card.change = judged.change;
+        card.note = std::move(judged.note);
+        if (!card.change) card.status = CardStatus::no_verdict;
+        // A skipped or failed run measured no workload.
+        if (!unmeasured(old_eval, "OLD") && !unmeasured(*eval, "NEW")) {
+            card.workloads = compare_workloads(old_eval, *eval);
         }
-        card.change = stats::ratio_change(*old_reading.run, *new_reading.run);
     }
     Comparison comparison{.cards = {}, .threshold = threshold};
     for (auto& [name, card] : cards) comparison.cards.push_back(std::move(card));

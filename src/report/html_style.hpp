@@ -44,6 +44,9 @@ th { font-size: 12px; color: #3a3a3a; font-weight: 600; vertical-align: bottom; 
 td .verdict { font-size: 12px; padding: 0 7px; }
 td .machine-note { white-space: normal; min-width: 24em; max-width: 40em; margin: 2px 0; font-size: 13px; }
 th.num, td.num { text-align: right; }
+tr.workload-change td { font-size: 13px; color: #333333; }
+tr.workload-change td.workload-name { padding-left: 26px; }
+.comparison > h2 { font-size: 18px; margin: 22px 0 4px; }
 td.chart { padding: 0 6px; line-height: 0; }
 svg text { font: 11px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; fill: #333333; }
 svg .parity-label { font-weight: 600; }

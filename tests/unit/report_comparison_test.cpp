@@ -180,3 +180,110 @@ BOOST_AUTO_TEST_CASE(a_run_that_read_its_machine_busier_is_noted) {
     forge::render_comparison_html(page, c);
     BOOST_TEST(page.str().find("<p class=\"machine-note\">NEW read its machine busier") != std::string::npos);
 }
+
+namespace {
+
+// An eval of "rope" whose workloads are `workloads` (JSON objects, comma-separated).
+forge::EvalReport with_workloads(const std::string& workloads) {
+    return forge::parse_eval(R"({"operator": "rope", "correctness": {"passed": true}, "performance": {"ratio": 2.0, )"
+                             R"("ratio_ci": [1.9, 2.1], "workloads": [)" +
+                                 workloads + "]}}",
+                             "/runs/rope.eval.json");
+}
+
+const forge::WorkloadComparison& workload(const forge::CardComparison& c, const std::string& name) {
+    for (const forge::WorkloadComparison& w : c.workloads) {
+        if (w.name == name) return w;
+    }
+    throw std::logic_error("no workload " + name);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(each_workload_in_both_runs_gets_the_change_a_card_would) {
+    const forge::EvalReport before = with_workloads(
+        R"({"name": "small", "ratio": 1.0, "ratio_ci": [0.99, 1.01]},)"
+        R"({"name": "big", "ratio": 2.0, "ratio_ci": [1.5, 2.5], "between_runs": {"runs": 4, "log_sd": 0.05, "within_run_ci": [1.9, 2.1]}},)"
+        R"({"name": "gone", "ratio": 1.0, "ratio_ci": [0.9, 1.1]},)"
+        R"({"name": "old_file", "ratio": 1.0})");
+    const forge::EvalReport after = with_workloads(R"({"name": "fresh", "ratio": 1.0, "ratio_ci": [0.9, 1.1]},)"
+                                                   R"({"name": "big", "ratio": 1.6, "ratio_ci": [1.58, 1.62]},)"
+                                                   R"({"name": "small", "ratio": 1.5, "ratio_ci": [1.49, 1.51]},)"
+                                                   R"({"name": "old_file", "ratio": 1.0, "ratio_ci": [0.9, 1.1]})");
+    const forge::Comparison c = forge::compare_runs({before}, {after});
+    const forge::CardComparison& rope = card(c, "rope");
+    // OLD's workloads in its order, then NEW's alone.
+    BOOST_REQUIRE(rope.workloads.size() == 5U);
+    BOOST_TEST(rope.workloads[0].name == "small");
+    BOOST_TEST(rope.workloads[4].name == "fresh");
+
+    // The same interval the card's change gets from the same figures: the
+    // workload's within-run interval (between_runs.within_run_ci over ratio_ci)
+    // and its between-runs spread.
+    const forge::stats::RatioChange expected_big = forge::stats::ratio_change(
+        {.within_run = {.ratio = 2.0, .low = 1.9, .high = 2.1}, .between_runs_log_sd = 0.05},
+        {.within_run = {.ratio = 1.6, .low = 1.58, .high = 1.62}, .between_runs_log_sd = std::nullopt});
+    const forge::WorkloadComparison& big = workload(rope, "big");
+    BOOST_TEST((big.status == forge::CardStatus::compared));
+    BOOST_TEST(big.change->change == 0.8, tt::tolerance(1e-12));
+    BOOST_TEST(big.change->low == expected_big.low, tt::tolerance(1e-12));
+    BOOST_TEST(big.change->high == expected_big.high, tt::tolerance(1e-12));
+    BOOST_TEST(big.change->between_runs_log_sd == 0.05);
+    BOOST_TEST((big.change->verdict() == forge::stats::Change::regressed));
+    BOOST_TEST((workload(rope, "small").change->verdict() == forge::stats::Change::improved));
+    BOOST_TEST(*workload(rope, "small").old_ratio == 1.0);
+    BOOST_TEST(*workload(rope, "small").new_ratio == 1.5);
+
+    BOOST_TEST((workload(rope, "gone").status == forge::CardStatus::removed));
+    BOOST_TEST((workload(rope, "fresh").status == forge::CardStatus::added));
+    BOOST_TEST((workload(rope, "old_file").status == forge::CardStatus::no_verdict));
+    BOOST_TEST(workload(rope, "old_file").note.starts_with("OLD: no ratio interval"));
+    // A workload's regression is shown, and the gate reads the card's change alone.
+    BOOST_TEST(c.regressions() == 0U);
+
+    std::ostringstream text;
+    forge::render_comparison_text(text, c, false);
+    BOOST_TEST(text.str().find("rope  big ") != std::string::npos, text.str());
+    BOOST_TEST(text.str().find("rope  gone ") != std::string::npos);
+    BOOST_TEST(text.str().find("only in OLD") != std::string::npos);
+    BOOST_TEST(text.str().find("only in NEW") != std::string::npos);
+    BOOST_TEST(text.str().find("rope / old_file: OLD: no ratio interval") != std::string::npos);
+    std::ostringstream markdown;
+    forge::render_comparison_markdown(markdown, c);
+    BOOST_TEST(markdown.str().find("| workload |") != std::string::npos, markdown.str());
+
+    const nlohmann::json json = forge::comparison_json(c)["cards"][0]["workloads"];
+    BOOST_REQUIRE(json.size() == 5U);
+    BOOST_TEST(json[1]["name"] == "big");
+    BOOST_TEST(json[1]["verdict"] == "regressed");
+    BOOST_TEST(json[1]["change_ci"][0].get<double>() == expected_big.low, tt::tolerance(1e-12));
+    BOOST_TEST(json[2]["status"] == "removed");
+    BOOST_TEST(json[2]["change"].is_null());
+    BOOST_TEST(json[4]["status"] == "added");
+
+    std::ostringstream page;
+    forge::render_comparison_html(page, c);
+    BOOST_TEST(
+        page.str().find(R"(<tr class="workload-change" data-card="rope" data-name="big" data-verdict="regressed" )"
+                        R"(data-old-ratio="2.0" data-new-ratio="1.6")") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_skipped_run_compares_no_workloads) {
+    const forge::EvalReport before = with_workloads(R"({"name": "small", "ratio": 1.0, "ratio_ci": [0.99, 1.01]})");
+    const forge::Comparison c = forge::compare_runs({before}, {skipped("rope")});
+    BOOST_TEST(card(c, "rope").workloads.empty());
+}
+
+BOOST_AUTO_TEST_CASE(the_section_of_another_page_is_the_compare_page_s_body) {
+    const forge::Comparison c = forge::compare_runs({measured("a", 1.0, 0.99, 1.01)}, {measured("a", 1.2, 1.19, 1.21)});
+    std::ostringstream page;
+    forge::render_comparison_html(page, c);
+    std::ostringstream section;
+    forge::render_comparison_section(section, c, "Change since <old>");
+    BOOST_TEST(section.str().starts_with(
+        R"(<section class="comparison" id="change-since"><h2>Change since &lt;old&gt;</h2>)"));
+    // The chart and the table, drawn by the same code.
+    const std::string table = section.str().substr(section.str().find("<section class=\"card\">"));
+    BOOST_TEST(page.str().find(table.substr(0, table.size() - std::string("</section>\n").size())) !=
+               std::string::npos);
+}

@@ -9,6 +9,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -24,8 +25,21 @@ namespace forge {
 // or a directory holds none.
 [[nodiscard]] std::vector<std::filesystem::path> eval_files(const std::filesystem::path& path);
 
-// How a card reads across the two runs.
+// How a card (or one of its workloads) reads across the two runs.
 enum class CardStatus { compared, no_verdict, added, removed };
+
+// One workload of a card in both runs, matched by workload name: its raw
+// ratio's change judged as the card's is (the same interval, from the
+// workload's own ratio_ci, or between_runs.within_run_ci, and
+// between_runs.log_sd). A workload in one run alone is added or removed.
+struct WorkloadComparison {
+    std::string name;  // the workload's "name"
+    std::optional<double> old_ratio;
+    std::optional<double> new_ratio;
+    CardStatus status = CardStatus::compared;
+    std::optional<stats::RatioChange> change;  // when compared
+    std::string note;                          // no verdict: why
+};
 
 struct CardComparison {
     std::string name;      // the evals' "operator"
@@ -38,6 +52,11 @@ struct CardComparison {
     std::string note;                          // no verdict: why (a skipped or failed bench, no interval)
     // What tells the two runs' machines apart (machine_changes), for a card in both runs.
     std::vector<std::string> machine_notes;
+    // Each workload's change, OLD's workloads first in OLD's order, then those
+    // of NEW alone; empty where the card is not in both runs or a run of it was
+    // skipped or failed. Information beside the card's: the exit code reads
+    // the cards' changes alone.
+    std::vector<WorkloadComparison> workloads;
 };
 
 struct Comparison {
@@ -71,11 +90,18 @@ void render_comparison_markdown(std::ostream& out, const Comparison& comparison)
 // data-old-ratio, data-new-ratio, data-change, data-change-low,
 // data-change-high, data-counts-as-regression), as the shortest text that
 // reads back as the same number.
+// Rows of the cards' workloads follow each card's (tr.workload-change, with
+// data-card, and no data-counts-as-regression: the exit code reads cards alone).
 void render_comparison_html(std::ostream& out, const Comparison& comparison);
+// The page's body as a section of another page (forge report --compare-with):
+// `heading` (escaped), the counts, the chart and the table, as
+// render_comparison_html draws them.
+void render_comparison_section(std::ostream& out, const Comparison& comparison, std::string_view heading);
 // {"threshold", "between_runs_log_sd_floor", "regressions", "cards": [{"name", "old_eval", "new_eval",
 //  "old_ratio", "new_ratio", "status" ("compared" | "no verdict" | "added" | "removed"),
 //  "verdict" ("improved" | "regressed" | "unchanged" | null), "change", "change_ci", "between_runs_log_sd",
-//  "counts_as_regression", "note", "machine_notes": [...]}]}
+//  "counts_as_regression", "note", "machine_notes": [...], "workloads": [{"name", "old_ratio", "new_ratio",
+//  "status", "verdict", "change", "change_ci", "between_runs_log_sd", "note"}]}]}
 [[nodiscard]] nlohmann::json comparison_json(const Comparison& comparison);
 
 }  // namespace forge
