@@ -201,6 +201,16 @@ std::vector<fs::path> eval_files(const fs::path& path) {
     return files;
 }
 
+std::vector<EvalReport> load_run(const fs::path& path) {
+    std::vector<EvalReport> run;
+    for (const fs::path& file : eval_files(path)) {
+        std::optional<EvalReport> eval = load_eval(file);
+        if (!eval) throw EvalError(file.string() + ": no such eval.json", file.string(), std::nullopt, "");
+        run.push_back(std::move(*eval));
+    }
+    return run;
+}
+
 std::size_t Comparison::regressions() const noexcept {
     return static_cast<std::size_t>(std::count_if(cards.begin(), cards.end(), [&](const CardComparison& card) {
         return card.change && card.change->regressed_below(threshold);

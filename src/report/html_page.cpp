@@ -290,7 +290,8 @@ void render_header(std::ostream& out, const std::vector<OperatorReport>& reports
 
 }  // namespace
 
-void render_report_html(std::ostream& out, const std::vector<OperatorReport>& reports) {
+void render_report_html(std::ostream& out, const std::vector<OperatorReport>& reports,
+                        const ReportComparison& change_since) {
     out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
            "<title>forge report: "
@@ -298,6 +299,9 @@ void render_report_html(std::ostream& out, const std::vector<OperatorReport>& re
         << "</style>\n</head>\n<body>\n";
     render_header(out, reports);
     out << "<main>\n";
+    if (change_since.comparison) {
+        render_comparison_section(out, *change_since.comparison, "Change since " + change_since.old_run);
+    }
     for (std::size_t i = 0; i < reports.size(); ++i) render_card(out, reports[i], i);
     out << "</main>\n<footer class=\"page-footer\"><p>Written by <code>forge report --format html</code> from the "
            "eval.json files named on each card.</p></footer>\n</body>\n</html>\n";

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "forge/report/comparison.hpp"
+#include "forge/report/html_page.hpp"
 
 namespace tt = boost::test_tools;
 
@@ -286,4 +287,16 @@ BOOST_AUTO_TEST_CASE(the_section_of_another_page_is_the_compare_page_s_body) {
     const std::string table = section.str().substr(section.str().find("<section class=\"card\">"));
     BOOST_TEST(page.str().find(table.substr(0, table.size() - std::string("</section>\n").size())) !=
                std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(the_report_page_opens_with_the_comparison_section_only_when_given_one) {
+    const forge::Comparison c = forge::compare_runs({measured("a", 1.0, 0.99, 1.01)}, {measured("a", 1.2, 1.19, 1.21)});
+    std::ostringstream section;
+    forge::render_comparison_section(section, c, "Change since runs/main");
+    std::ostringstream with;
+    forge::render_report_html(with, {}, {.comparison = &c, .old_run = "runs/main"});
+    BOOST_TEST(with.str().find("<main>\n" + section.str()) != std::string::npos, with.str());
+    std::ostringstream without;
+    forge::render_report_html(without, {});
+    BOOST_TEST(without.str().find("class=\"comparison\"") == std::string::npos);
 }

@@ -59,6 +59,10 @@ struct TableImportOptions {
 
 struct ReportOptions {
     std::vector<std::string> evals;
+    // --compare-with OLD: an eval.json or a directory of them, each card of the
+    // report compared with it as `forge compare OLD` would (information: the
+    // exit code stays the report's).
+    std::optional<std::string> compare_with;
     Output output;
 };
 

@@ -6,24 +6,8 @@
 
 namespace forge::cli {
 
-namespace {
-
-// Every eval of one run. A file named on the command line that is not there is
-// an error, not a card that did not run: the comparison would quietly lose it.
-std::vector<EvalReport> read_run(const std::string& path) {
-    std::vector<EvalReport> run;
-    for (const std::filesystem::path& file : eval_files(path)) {
-        std::optional<EvalReport> eval = load_eval(file);
-        if (!eval) throw EvalError(file.string() + ": no such eval.json", file.string(), std::nullopt, "");
-        run.push_back(std::move(*eval));
-    }
-    return run;
-}
-
-}  // namespace
-
 int run_compare(const CompareOptions& options) {
-    const Comparison comparison = compare_runs(read_run(options.old_run), read_run(options.new_run), options.threshold);
+    const Comparison comparison = compare_runs(load_run(options.old_run), load_run(options.new_run), options.threshold);
     switch (options.output.format) {
         case Format::json: std::cout << comparison_json(comparison).dump(2) << '\n'; break;
         case Format::markdown: render_comparison_markdown(std::cout, comparison); break;

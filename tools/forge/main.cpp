@@ -141,6 +141,9 @@ int main(int argc, char** argv) {
     forge::cli::ReportOptions report;
     auto* report_cmd = app.add_subcommand("report", "One summary over many operators' eval.json files");
     report_cmd->add_option("evals", report.evals, "eval.json files")->required();
+    report_cmd->add_option("--compare-with", report.compare_with,
+                           "OLD: an eval.json, or a directory holding them; adds each card's change since that run "
+                           "(as forge compare OLD NEW), after the report or as the page's 'Change since' section");
     add_output_options(*report_cmd, report.output, colour, page_formats());
 
     forge::cli::CompareOptions compare;

@@ -25,6 +25,11 @@ namespace forge {
 // or a directory holds none.
 [[nodiscard]] std::vector<std::filesystem::path> eval_files(const std::filesystem::path& path);
 
+// Every eval of one run (eval_files(path), each read): a file eval_files
+// names that is not there is an EvalError, not a card that did not run, so a
+// comparison never quietly loses it. Throws as eval_files and load_eval do.
+[[nodiscard]] std::vector<EvalReport> load_run(const std::filesystem::path& path);
+
 // How a card (or one of its workloads) reads across the two runs.
 enum class CardStatus { compared, no_verdict, added, removed };
 

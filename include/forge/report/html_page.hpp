@@ -8,8 +8,10 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
 #include <vector>
 
+#include "forge/report/comparison.hpp"
 #include "forge/report/summary.hpp"
 
 namespace forge {
@@ -18,6 +20,15 @@ namespace forge {
 // data-ratio-low, data-ratio-high, data-verdict, data-reference-ms,
 // data-student-ms, data-credited-ratio; per workload row the same and
 // data-name), written so that they read back as the eval's numbers exactly.
-void render_report_html(std::ostream& out, const std::vector<OperatorReport>& reports);
+//
+// With a comparison (forge report --compare-with OLD), the page opens with a
+// "Change since OLD" section: render_comparison_section, forge compare's page
+// body, drawn by the same code.
+struct ReportComparison {
+    const Comparison* comparison = nullptr;  // none: no section
+    std::string old_run;                     // OLD as given, for the heading
+};
+void render_report_html(std::ostream& out, const std::vector<OperatorReport>& reports,
+                        const ReportComparison& change_since = {});
 
 }  // namespace forge
