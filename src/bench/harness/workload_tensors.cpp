@@ -11,6 +11,7 @@
 #include "access.hpp"
 #include "rules/compare.hpp"
 #include "rules/declarations.hpp"
+#include "rules/round_schedule.hpp"
 #include "runtime/kernel_calls.hpp"
 #include "runtime/timer.hpp"
 
@@ -119,8 +120,8 @@ void notice_inputs_nobody_receives(WorkloadContext& context) {
 }
 
 // Each side's own copies of its declared inputs and its declared outputs, one
-// set per layout, allocated alternately for the two sides so neither always
-// gets the earlier addresses.
+// set per layout, the sides taking turns to allocate first (alternating_order)
+// so neither always gets the earlier addresses.
 void bind_layouts(WorkloadContext& context) {
     const std::size_t count = layout_count(context);
     for (SideState& state : context.sides) {
@@ -133,7 +134,8 @@ void bind_layouts(WorkloadContext& context) {
         }
     }
     for (std::size_t l = 0; l < count; ++l) {
-        for (SideState& state : context.sides) {
+        for (Side s : alternating_order(l)) {
+            SideState& state = context.side(s);
             Layout& layout = state.layouts[l];
             for (const std::string& name : declared_inputs(context.contract, state.side)) {
                 layout.inputs.add(context.runtime.allocate(context.pools[0].at(name).spec()));
