@@ -86,3 +86,12 @@ BOOST_AUTO_TEST_CASE(outside_the_rounds_the_sides_take_turns_going_first) {
         BOOST_TEST((order[1] != order[0]), "turn " << turn);
     }
 }
+
+// eval.json's performance.stopping.order says what first() and variant() do.
+BOOST_AUTO_TEST_CASE(the_schedule_in_words_is_the_schedule) {
+    BOOST_TEST(fb::RoundSchedule::in_words() ==
+               "blocks of 4 rounds on one layout (a copy of each side's tensors), the next block on the next layout; "
+               "in a block the side first goes R S S R (R reference, S student) on input variants 0 1 0 1, so the "
+               "calls go R S S R S R R S; pipelined batches and profiled calls alternate the side first, the "
+               "reference in even turns");
+}

@@ -10,6 +10,7 @@
 #include "forge/io/file.hpp"
 #include "results/run_history.hpp"
 #include "results/run_summary.hpp"
+#include "rules/round_schedule.hpp"
 
 namespace forge::bench {
 
@@ -129,7 +130,7 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
             {"retake_busy_workloads", p.retake_busy_workloads},
             {"warmup_s", p.warmup_s},
             {"min_fresh_rounds", p.min_fresh_rounds},
-            {"order", "alternating (reference first in even rounds)"},
+            {"order", RoundSchedule::in_words()},
             {"estimator",
              "exp(median of per-round log((reference_ms - reference_wait_ms) / (student_ms - student_wait_ms))), "
              "a wait that is null counting as 0; each side's ms (samples) the median of its readings less their "

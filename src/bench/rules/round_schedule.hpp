@@ -20,6 +20,7 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
 
 #include "forge/bench/bench.hpp"
 #include "rules/declarations.hpp"
@@ -54,6 +55,10 @@ public:
         return static_cast<int>(round % input_variants);
     }
     [[nodiscard]] std::size_t layout(std::size_t round) const noexcept { return (round / block) % layouts_; }
+
+    // The schedule in words, spelt from first() and variant() (eval.json's
+    // performance.stopping.order): "blocks of 4 rounds, ... first R S S R ...".
+    [[nodiscard]] static std::string in_words();
 
 private:
     std::size_t layouts_;
