@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "forge/stats/between_runs.hpp"
 #include "html_style.hpp"
 #include "html_text.hpp"
 #include "number_format.hpp"
@@ -119,7 +120,60 @@ void render_between_runs(std::ostream& out, const OperatorReport& report, const 
         << interval_text(report.summary.ratio_ci) << ".";
     if (between.reaches_earlier_runs.value_or(false)) out << " It was widened to reach every kept run's ratio.";
     if (report.eval->busier_machine.value_or(false)) out << " This run read the machine busier than the earlier ones.";
-    out << " Each earlier run's own ratio stays in the run history beside eval.json.</p></section>";
+    out << " Each kept run's own ratio is drawn below where the run history beside eval.json holds it.</p></section>";
+}
+
+// A kept run's verdict, as its interval reads against 1.
+Mark kept_run_mark(const stats::RatioInterval& run) {
+    if (run.low > 1.0) return Mark::faster;
+    if (run.high < 1.0) return Mark::slower;
+    return Mark::indistinguishable;
+}
+
+// Each run the bench kept beside eval.json (its run history), in run order,
+// this one last and marked: its ratio with the interval from its own rounds.
+void render_run_history(std::ostream& out, const OperatorReport& report, Mark mark) {
+    if (!report.history) return;
+    const RunHistory& history = *report.history;
+    out << "<section class=\"run-history\"" << text_attribute("data-file", history.path) << " data-runs=\""
+        << history.runs.size() << "\"><h3>Runs kept beside the eval</h3>";
+    if (history.runs.empty()) {
+        out << "<p>" << escape(history.path) << " holds " << history.histories << " bench histor"
+            << (history.histories == 1 ? "y" : "ies")
+            << ", none ending in this run's ratio (another build of the bench, or another machine, wrote them).</p>"
+               "</section>";
+        return;
+    }
+    std::vector<stats::RatioInterval> runs;
+    for (const stats::RunEstimate& run : history.runs) runs.push_back(stats::interval_of(run));
+    if (runs.size() == 1) {
+        out << "<p>The first run kept: no earlier runs of this bench build on this machine yet.</p></section>";
+        return;
+    }
+    std::vector<double> drawn;
+    std::vector<html::ChartRow> rows;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const bool current = i + 1 == runs.size();
+        drawn.insert(drawn.end(), {runs[i].ratio, runs[i].low, runs[i].high});
+        rows.push_back({current ? std::string("this run") : std::string("run ") + std::to_string(i + 1), runs[i].ratio,
+                        RatioCi{runs[i].low, runs[i].high}, current ? mark : kept_run_mark(runs[i])});
+    }
+    out << html::ratio_chart(html::RatioAxis(drawn), rows,
+                             {.width = 420.0, .label_width = 80.0, .row_height = 16.0, .tick_labels = true},
+                             std::string("the raw ratio of each of the ") + std::to_string(runs.size()) +
+                                 " runs kept, oldest first, this run last, each with the 95% interval of its rounds");
+    out << "<details><summary>the " << runs.size() << " runs' ratios (" << escape(history.path)
+        << ")</summary><table class=\"kept-runs\"><thead><tr><th class=\"num\">run</th><th class=\"num\">ratio</th>"
+           "<th class=\"num\">95% interval</th></tr></thead><tbody>";
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const bool current = i + 1 == runs.size();
+        out << "<tr class=\"kept-run\" data-run=\"" << i + 1 << "\" data-current=\"" << (current ? "true" : "false")
+            << "\"" << number_attribute("data-ratio", runs[i].ratio) << number_attribute("data-ratio-low", runs[i].low)
+            << number_attribute("data-ratio-high", runs[i].high) << "><td class=\"num\">" << i + 1
+            << (current ? " (this run)" : "") << "</td><td class=\"num ratio\">" << fixed(runs[i].ratio, 3)
+            << "</td><td class=\"num\">" << interval(runs[i].low, runs[i].high) << "</td></tr>";
+    }
+    out << "</tbody></table></details></section>";
 }
 
 // "150.0 / 120.0": both sides' rates in one cell, reference first, so the table fits a page's width.
@@ -248,6 +302,7 @@ void render_card(std::ostream& out, const OperatorReport& report, std::size_t in
         out << "</div>";
         render_throughput(out, row);
         render_between_runs(out, report, axis, mark);
+        render_run_history(out, report, mark);
         render_workloads(out, *report.eval, axis);
         render_credit(out, report);
     }

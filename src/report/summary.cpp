@@ -303,6 +303,13 @@ OperatorReport read_operator(const std::string& eval_path) {
     row.quick = eval->quick;
     row.correctness = correctness_of(*eval);
     note_bench_findings(row, *eval);
+    try {
+        out.history = read_run_history(*eval);
+    } catch (const EvalError& e) {
+        // The report stands without the history: the page draws none, and says why.
+        row.notes.push_back(
+            std::string("the run history beside the eval cannot be read, so no earlier runs are drawn: ") + e.what());
+    }
     if (eval->a_a) {
         // Identical code on both sides: its ratio is the card's noise floor, nothing to credit or to hold prep to.
         row.a_a = eval->a_a;

@@ -50,6 +50,16 @@ RunEstimate run_estimate(const RatioInterval& interval, double confidence) {
             .standard_error = std::log(interval.high / interval.low) / (2.0 * z)};
 }
 
+RatioInterval interval_of(const RunEstimate& run, double confidence) {
+    const double z = normal_quantile(confidence);
+    if (!std::isfinite(run.log_ratio) || !std::isfinite(run.standard_error) || run.standard_error < 0.0) {
+        throw std::invalid_argument("a run estimate that is not a finite log-ratio with a standard error >= 0");
+    }
+    return {.ratio = std::exp(run.log_ratio),
+            .low = std::exp(run.log_ratio - z * run.standard_error),
+            .high = std::exp(run.log_ratio + z * run.standard_error)};
+}
+
 double between_run_variance(std::span<const RunEstimate> runs) {
     for (const RunEstimate& run : runs) {
         if (!std::isfinite(run.log_ratio) || !std::isfinite(run.standard_error) || run.standard_error < 0.0) {

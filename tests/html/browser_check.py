@@ -1,5 +1,7 @@
 """forge report --format html in headless Chromium: the laid-out DOM holds the
-evals' figures, the screenshot shows a page (not a blank one, the verdicts'
+evals' figures, with --compare-with the "Change since" section's changes and
+intervals as worked out from both runs' evals, and each kept run of a card's
+run history, the screenshot shows a page (not a blank one, the verdicts'
 colours on it), and a report of 200 operators lays out within 2 seconds.
 
 usage: browser_check.py FORGE SOURCE_DIR WORK_DIR
@@ -52,8 +54,9 @@ def chromium(work_dir, *args):
     return out.decode("utf-8", errors="replace"), wall
 
 
-def forge_report(forge, fmt, evals, out_path=None):
-    done = subprocess.run([forge, "report", "--format", fmt, *evals], capture_output=True, text=True, timeout=120)
+def forge_report(forge, fmt, evals, out_path=None, options=()):
+    done = subprocess.run([forge, "report", "--format", fmt, *options, *evals], capture_output=True, text=True,
+                          timeout=120)
     if done.returncode != 0:
         sys.exit("forge report --format %s exited %d:\n%s" % (fmt, done.returncode, done.stderr))
     if out_path:
@@ -77,6 +80,40 @@ def check_dom(forge, work_dir, evals, problems):
         problems.append("%d ratio charts in the DOM for %d cards" % (charts, len(evals)))
     print("DOM: %d cards, %d workload rows, %d charts, each figure the eval's" %
           (len(cards), sum(len(card.workloads) for card in cards), charts))
+    return page_path
+
+
+def check_change_and_history(forge, source_dir, work_dir, evals, problems):
+    """forge report --compare-with OLD in Chromium: the "Change since" section's rows hold each card's and
+    workload's change and interval as worked out here from both runs' evals; the card with a run history
+    beside its eval draws each kept run's ratio and interval from that file; the one with a malformed
+    history names the file in its notes. Returns the page, for the screenshot."""
+    history = fixtures.write_histories(work_dir)
+    old_dir, old_evals = fixtures.write_old_run(page.data_dir(source_dir), work_dir)
+    page_path = os.path.join(work_dir, "report-compared.html")
+    forge_report(forge, "html", evals, page_path, ("--compare-with", old_dir))
+    dom, _ = chromium(work_dir, "--dump-dom", url(page_path))
+    if 'id="change-since"' not in dom:
+        problems.append("no Change since section in the DOM")
+    changes, checked = page.check_changes(page.read_changes(dom), old_evals, evals)
+    problems += changes
+    cards = page.read_cards(dom)
+    problems += page.check_numbers(cards, evals, page.credited_ratios(forge_report(forge, "json", evals)))
+    with_history = [card for card in cards if card.attrs.get("data-operator") == "rmsnorm_fwd"]
+    if len(with_history) != 1:
+        problems.append("%d rmsnorm_fwd cards" % len(with_history))
+    else:
+        problems += page.check_run_history(with_history[0], history)
+        if "ratio-chart" not in dom[dom.find('class="run-history"'):][:4000]:
+            problems.append("no chart in the run history section")
+    malformed = os.path.join(work_dir, "gemm_bias_gelu.runs.json")
+    for card in cards:
+        if card.attrs.get("data-operator") == "gemm_bias_gelu" and malformed not in card.all_text:
+            problems.append("the card beside a malformed history does not name %s" % malformed)
+        if card.attrs.get("data-operator") not in ("rmsnorm_fwd",) and card.run_history is not None:
+            problems.append("card %r draws a run history it has no file for" % card.attrs.get("data-operator"))
+    print("DOM with --compare-with: %d comparison rows checked against both runs' evals, %d kept runs drawn "
+          "from %s" % (checked, len(with_history[0].kept_runs) if with_history else 0, history))
     return page_path
 
 
@@ -151,7 +188,8 @@ def main():
     os.makedirs(work_dir)
     problems = []
     evals = fixtures.write_evals(page.data_dir(source_dir), work_dir)
-    page_path = check_dom(forge, work_dir, evals, problems)
+    check_dom(forge, work_dir, evals, problems)
+    page_path = check_change_and_history(forge, source_dir, work_dir, evals, problems)
     check_screenshot(work_dir, page_path, problems)
     check_render_time(forge, source_dir, work_dir, problems)
     if problems:

@@ -4,6 +4,7 @@ spread between runs, a priced contract, each verdict, text to escape)."""
 
 import copy
 import json
+import math
 import os
 
 
@@ -76,6 +77,51 @@ def write_evals(data_dir, out_dir):
         os.path.join(data_dir, "flagged.eval.json"),
         os.path.join(data_dir, "skipped.eval.json"),
     ]
+
+
+# The run history beside faster.eval.json (operator rmsnorm_fwd): another bench
+# build's history, then this one's, whose last run is the eval's ratio (1.31).
+HISTORY_RATIOS = [(1.18, 0.02), (1.27, 0.015), (1.22, 0.03), (1.31, 0.016)]
+# A history beside tie.eval.json (gemm_bias_gelu) that is not one: a note names it.
+MALFORMED_HISTORY = '{"schema": 2, "benches": [{"bench": "b", "runs": [{"run": {"log_ratio": "fast"}}]}]}'
+
+
+def write_histories(out_dir):
+    """The run histories beside the evals write_evals wrote; returns the path of the good one."""
+    def kept(ratio, se):
+        return {"run": {"log_ratio": math.log(ratio), "standard_error": se}, "workloads": {}}
+    good = os.path.join(out_dir, "rmsnorm_fwd.runs.json")
+    with open(good, "w", encoding="utf-8") as f:
+        json.dump({"schema": 2, "benches": [
+            {"bench": "another build", "runs": [kept(0.7, 0.01), kept(1.31 * 1.5, 0.01)]},
+            {"bench": "this build", "runs": [kept(r, se) for r, se in HISTORY_RATIOS]}]}, f, indent=1)
+    with open(os.path.join(out_dir, "gemm_bias_gelu.runs.json"), "w", encoding="utf-8") as f:
+        f.write(MALFORMED_HISTORY)
+    return good
+
+
+def write_old_run(data_dir, out_dir):
+    """An earlier run (OLD) for forge report --compare-with, in out_dir/old: the rich card slower than now,
+    rmsnorm_fwd faster than now with a workload renamed since (one workload in each run alone), a card
+    retired since; gemm_bias_gelu and the committed evals are new. Returns the directory and its evals."""
+    paired = _read(os.path.join(data_dir, "layernorm_bwd-paired.eval.json"))
+    old_dir = os.path.join(out_dir, "old")
+    os.makedirs(old_dir, exist_ok=True)
+    rich = rich_eval(data_dir)
+    perf = rich["performance"]
+    perf["ratio"], perf["ratio_ci"] = 0.74, [0.72, 0.765]
+    perf["between_runs"]["within_run_ci"] = [0.73, 0.75]
+    for workload in perf["workloads"]:
+        workload["ratio"] = workload["ratio"] * 0.93
+    faster = _with_verdicts(paired, "rmsnorm_fwd", (1.45, [1.4, 1.5], "faster"),
+                            [(1.5, [1.45, 1.55], "faster"), (1.42, [1.33, 1.5], "faster"),
+                             (1.2, [0.9, 1.6], "indistinguishable")])
+    faster["performance"]["workloads"][2]["name"] = "m2048_retired"
+    retired = _with_verdicts(paired, "retired_op", (1.0, [0.98, 1.02], "indistinguishable"),
+                             [(1.0, [0.98, 1.02], "indistinguishable")] * 3)
+    evals = [_write(old_dir, "rich.eval.json", rich), _write(old_dir, "faster.eval.json", faster),
+             _write(old_dir, "retired.eval.json", retired)]
+    return old_dir, evals
 
 
 def write_many(data_dir, out_dir, count):

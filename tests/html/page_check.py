@@ -56,12 +56,28 @@ def main():
         if not re.search(r'<span class="verdict %s"><svg[^>]*>.*?</svg>%s</span>' % (word, word), html):
             problems.append("no %s badge with its mark and word" % word)
 
+    # With --compare-with and the run histories: the section's numbers, the kept runs, the malformed history named.
+    history = fixtures.write_histories(work_dir)
+    old_dir, old_evals = fixtures.write_old_run(page.data_dir(source_dir), work_dir)
+    compared = forge_report(forge, "html", ["--compare-with", old_dir, *evals])
+    changes, checked = page.check_changes(page.read_changes(compared), old_evals, evals)
+    problems += changes
+    compared_cards = page.read_cards(compared)
+    for card in compared_cards:
+        if card.attrs.get("data-operator") == "rmsnorm_fwd":
+            problems += page.check_run_history(card, history)
+    if "gemm_bias_gelu.runs.json:1:" not in compared:
+        problems.append("the malformed history is not named with its line in the page")
+    if re.search(r"<script|https?://", compared):
+        problems.append("the compared page is not self-contained")
+
     if problems:
         print("\n".join(problems))
         print("the page: %s" % os.path.join(work_dir, "report.html"))
         return 1
-    print("%d cards, %d workload rows: self-contained, escaped, every figure the eval's"
-          % (len(cards), sum(len(card.workloads) for card in cards)))
+    print("%d cards, %d workload rows: self-contained, escaped, every figure the eval's; with --compare-with, "
+          "%d comparison rows as both runs' evals give them" % (len(cards), sum(len(card.workloads) for card in cards),
+                                                               checked))
     return 0
 
 

@@ -1,20 +1,23 @@
 #define BOOST_TEST_MODULE eval_read
 #include <boost/test/unit_test.hpp>
 
-#include <ctime>
 #include <cmath>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <unistd.h>
 
 #include "forge/eval/eval.hpp"
+#include "forge/eval/run_history.hpp"
 #include "forge/eval/table_file.hpp"
 
 namespace fs = std::filesystem;
+namespace tt = boost::test_tools;
 
 namespace {
 
@@ -566,4 +569,85 @@ BOOST_AUTO_TEST_CASE(a_table_file_that_is_not_a_table_names_file_line_and_key) {
     } catch (const forge::EvalError& e) {
         BOOST_TEST(std::string(e.what()).find("no such table file") != std::string::npos);
     }
+}
+
+namespace {
+
+// A kept run of ratio `ratio` with a standard error of 0.01, as the history file writes it.
+std::string kept(double ratio) {
+    std::ostringstream text;
+    text.precision(17);
+    text << R"({"run": {"log_ratio": )" << std::log(ratio) << R"(, "standard_error": 0.01}, "workloads": {}})";
+    return text.str();
+}
+
+forge::EvalError history_error(const std::string& text) {
+    try {
+        (void)forge::parse_run_history(text, "rope.runs.json", 1.0);
+    } catch (const forge::EvalError& e) {
+        return e;
+    }
+    BOOST_FAIL("no EvalError for: " << text.substr(0, 80));
+    throw;  // unreachable
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_run_history_read_is_the_bench_s_that_ends_in_this_run) {
+    // Two benches' histories (another build, another GPU): the one whose last
+    // run is this eval's ratio, 0.8, is this run's, whichever was written last.
+    const std::string text = std::string(R"({"schema": 2, "benches": [{"bench": "a", "runs": [)") + kept(0.7) + "," +
+                             kept(0.8) + R"(]}, {"bench": "b", "runs": [)" + kept(1.1) + "," + kept(0.9) + "]}]}";
+    const forge::RunHistory history = forge::parse_run_history(text, "rope.runs.json", 0.8);
+    BOOST_TEST(history.histories == 2U);
+    BOOST_REQUIRE(history.runs.size() == 2U);
+    BOOST_TEST(history.runs[0].log_ratio == std::log(0.7), tt::tolerance(1e-12));
+    BOOST_TEST(history.runs[1].log_ratio == std::log(0.8), tt::tolerance(1e-12));
+    BOOST_TEST(history.runs[1].standard_error == 0.01);
+    // None ends in 1.0: no runs, and how many histories the file held.
+    const forge::RunHistory none = forge::parse_run_history(text, "rope.runs.json", 1.0);
+    BOOST_TEST(none.runs.empty());
+    BOOST_TEST(none.histories == 2U);
+    // Schema 1: one bench's runs alone.
+    const forge::RunHistory one = forge::parse_run_history(
+        std::string(R"({"schema": 1, "bench": "a", "runs": [)") + kept(0.9) + "," + kept(1.2) + "]}", "rope.runs.json",
+        1.2);
+    BOOST_TEST(one.runs.size() == 2U);
+}
+
+BOOST_AUTO_TEST_CASE(a_malformed_run_history_is_an_eval_error_naming_the_file_line_and_key) {
+    const forge::EvalError syntax = history_error(R"({"schema": 2, "benches": [)");
+    BOOST_TEST(std::string(syntax.what()).starts_with("rope.runs.json:1:"), syntax.what());
+    BOOST_TEST(syntax.file == "rope.runs.json");
+    const forge::EvalError schema = history_error(R"({"schema": 7, "runs": []})");
+    BOOST_TEST(schema.key == "schema");
+    BOOST_TEST(std::string(schema.what()).find("expected 1 or 2") != std::string::npos, schema.what());
+    const forge::EvalError negative = history_error(
+        R"({"schema": 2, "benches": [{"bench": "a", "runs": [{"run": {"log_ratio": 0.1, "standard_error": -1}}]}]})");
+    BOOST_TEST(negative.key == "benches[0].runs[0].run.standard_error");
+    BOOST_TEST(negative.location.has_value());
+    const forge::EvalError text_ratio = history_error(
+        R"({"schema": 2, "benches": [{"bench": "a", "runs": [{"run": {"log_ratio": "fast", "standard_error": 0}}]}]})");
+    BOOST_TEST(text_ratio.key == "benches[0].runs[0].run.log_ratio");
+    BOOST_TEST(history_error("[1, 2]").key.empty());
+}
+
+BOOST_AUTO_TEST_CASE(the_run_history_is_read_beside_the_eval_and_absent_without_a_file) {
+    const fs::path dir = fs::temp_directory_path() / (std::string("forge_run_history.") + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const forge::EvalReport eval = forge::parse_eval(
+        R"({"operator": "rope", "correctness": {"passed": true}, "performance": {"ratio": 0.8, "workloads": []}})",
+        (dir / "eval.json").string());
+    BOOST_TEST(forge::run_history_path(eval).value() == dir / "rope.runs.json");
+    BOOST_TEST(!forge::read_run_history(eval).has_value());
+    std::ofstream(dir / "rope.runs.json") << std::string(R"({"schema": 1, "bench": "a", "runs": [)") + kept(0.8) + "]}";
+    const std::optional<forge::RunHistory> history = forge::read_run_history(eval);
+    BOOST_REQUIRE(history.has_value());
+    BOOST_TEST(history->path == (dir / "rope.runs.json").string());
+    BOOST_TEST(history->runs.size() == 1U);
+    // A skipped bench has no ratio, and joins no history.
+    const forge::EvalReport skipped =
+        forge::parse_eval(R"({"operator": "rope", "skipped": {"reason": "no GPU"}})", (dir / "eval.json").string());
+    BOOST_TEST(!forge::read_run_history(skipped).has_value());
+    fs::remove_all(dir);
 }

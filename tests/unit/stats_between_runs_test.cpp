@@ -22,6 +22,21 @@ BOOST_AUTO_TEST_CASE(a_runs_estimate_reads_its_interval_as_plus_minus_z_standard
     BOOST_CHECK_THROW((void)fs::run_estimate({.ratio = 1.0, .low = 0.9, .high = 1.1}, 1.0), std::invalid_argument);
 }
 
+BOOST_AUTO_TEST_CASE(an_estimate_stands_for_the_interval_plus_minus_z_standard_errors_around_it) {
+    // The inverse of the case above: log 2 +- 1.95996 * 0.02.
+    const double h = 1.959963984540054 * 0.02;
+    const forge::stats::RatioInterval interval = fs::interval_of({.log_ratio = std::log(2.0), .standard_error = 0.02});
+    BOOST_TEST(interval.ratio == 2.0, tt::tolerance(1e-12));
+    BOOST_TEST(interval.low == 2.0 * std::exp(-h), tt::tolerance(1e-12));
+    BOOST_TEST(interval.high == 2.0 * std::exp(h), tt::tolerance(1e-12));
+    const fs::RunEstimate back = fs::run_estimate(interval);
+    BOOST_TEST(back.standard_error == 0.02, tt::tolerance(1e-12));
+    BOOST_CHECK_THROW((void)fs::interval_of({.log_ratio = 0.0, .standard_error = -0.1}), std::invalid_argument);
+    BOOST_CHECK_THROW(
+        (void)fs::interval_of({.log_ratio = std::numeric_limits<double>::quiet_NaN(), .standard_error = 0.1}),
+        std::invalid_argument);
+}
+
 BOOST_AUTO_TEST_CASE(runs_that_agree_within_their_errors_have_no_spread_between_them) {
     const std::vector<fs::RunEstimate> agree{{0.50, 0.01}, {0.505, 0.01}, {0.497, 0.01}};
     BOOST_TEST(fs::between_run_variance(agree) == 0.0);

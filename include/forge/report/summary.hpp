@@ -14,6 +14,7 @@
 
 #include "forge/credit/credit.hpp"
 #include "forge/eval/eval.hpp"
+#include "forge/eval/run_history.hpp"
 
 namespace forge {
 
@@ -53,6 +54,10 @@ struct OperatorReport {
     // Each workload's credit; absent where the contract was not held to the eval
     // (none named, refused, changed since the run, a skipped bench) or a regex failed.
     std::optional<RunCredit> credit;
+    // The bench's kept runs beside the eval (forge/eval/run_history.hpp); absent
+    // without a history file, for a bench that did not measure, or where the
+    // file could not be read (a note on the summary then names it).
+    std::optional<RunHistory> history;
 };
 
 // Reads the eval (absent: a row saying the bench did not run) and the contract

@@ -30,6 +30,13 @@ struct RunEstimate {
 // Throws std::invalid_argument on a ratio or end not > 0, or a confidence outside (0, 1).
 [[nodiscard]] RunEstimate run_estimate(const RatioInterval& interval, double confidence = default_confidence);
 
+// The interval an estimate stands for, exp(log_ratio +- z standard_error): the
+// inverse of run_estimate for an interval symmetric on the log scale (a kept
+// run's, drawn from the run history). Throws std::invalid_argument on a
+// confidence outside (0, 1), a log-ratio that is not finite or a standard
+// error that is negative or not finite.
+[[nodiscard]] RatioInterval interval_of(const RunEstimate& run, double confidence = default_confidence);
+
 // DerSimonian and Laird's moment estimate of the variance tau^2 of the runs'
 // true log-ratios: the weighted spread Q of the log-ratios beyond the k - 1 their
 // standard errors explain, scaled by the weights. 0 with fewer than two runs and

@@ -1,0 +1,48 @@
+// The run history a bench keeps beside its eval.json (`<operator>.runs.json`,
+// written by the bench: src/bench/results/run_history.cpp), read for reports:
+// each kept run's ratio on the log scale with the standard error its interval
+// implied, oldest first, this eval's own run last.
+//
+//     std::optional<RunHistory> history = read_run_history(eval);  // no file: nullopt
+//     for (const stats::RunEstimate& run : history->runs) stats::interval_of(run);
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "forge/eval/eval.hpp"
+#include "forge/stats/between_runs.hpp"
+
+namespace forge {
+
+struct RunHistory {
+    std::string path;  // the file
+    // The kept runs of this eval's bench, oldest first: the file keeps one
+    // history per bench build and machine (or GPU), and the one read is the
+    // history whose last run is this eval's ratio. Empty when none is.
+    // Each run's "run": {"log_ratio", "standard_error"} (the standard error of
+    // the log-ratio from the run's rounds alone; stats::interval_of draws it).
+    std::vector<stats::RunEstimate> runs;
+    std::size_t histories = 0;  // how many the file holds, for a reader told none is this run's
+};
+
+// `<eval's directory>/<operator>.runs.json`, as the bench names it; nullopt for
+// an eval without an operator name, or one that is a path.
+[[nodiscard]] std::optional<std::filesystem::path> run_history_path(const EvalReport& eval);
+
+// The history beside `eval` (run_history_path), or nullopt where there is no
+// such file, or `eval` has no ratio (a skipped or failed bench joins none).
+// Throws EvalError naming the file, the line and the key when the file is not
+// valid JSON or not a bench's history (schema 1 or 2, each run's log_ratio a
+// finite number and its standard_error a finite number >= 0).
+[[nodiscard]] std::optional<RunHistory> read_run_history(const EvalReport& eval);
+
+// Parses history text; `path` labels messages. Finds the history ending in
+// `ratio` (the run's raw ratio) as read_run_history does.
+[[nodiscard]] RunHistory parse_run_history(std::string_view text, const std::string& path, double ratio);
+
+}  // namespace forge
