@@ -140,7 +140,8 @@ void render_run_history(std::ostream& out, const OperatorReport& report, Mark ma
     if (history.runs.empty()) {
         out << "<p>" << escape(history.path) << " holds " << history.histories << " bench histor"
             << (history.histories == 1 ? "y" : "ies")
-            << ", none ending in this run's ratio (another build of the bench, or another machine, wrote them).</p>"
+            << ", none ending in this run's ratio: other builds of the bench or other machines wrote them, or this "
+               "run joined none (a failed run does not).</p>"
                "</section>";
         return;
     }
