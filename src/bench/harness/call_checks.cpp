@@ -33,83 +33,80 @@ constexpr std::string_view cached_outputs = "outputs unlike its untimed call's";
 
 // A call that left output elements unwritten or changed an input was named for
 // it already, and that is the cause of any output unlike another call's.
-bool outputs_in_doubt(const WorkloadContext& context, Side side) {
-    return context.findings.said(finding_key(side, unwritten_outputs)) ||
-           context.findings.said(finding_key(side, changed_inputs));
+bool outputs_in_doubt(const Findings& findings, Side side) {
+    return findings.said(finding_key(side, unwritten_outputs)) || findings.said(finding_key(side, changed_inputs));
 }
 
 // Prep tensors the side's last call changed.
-void check_mutation(WorkloadContext& context, SideState& state, int v) {
+void check_mutation(RunState run, WorkloadTensors& tensors, SideState& state, Findings& findings, int v) {
     for (const std::string& name : state.prep_inputs) {
-        const std::uint64_t now = checksum(context.to_host(state.inputs().at(name), state.host_inputs));
-        if (now == context.prep_checksums[static_cast<std::size_t>(v)].at(name)) continue;
-        if (context.mutated.insert(name).second) {
-            context.findings.problem("the " + side_name(state.side) + "'s call changed the prep tensor '" + name +
-                                     "': prep tensors are handed to every call and must stay read-only");
+        const std::uint64_t now = checksum(to_host(run.runtime, state.inputs().at(name), state.host_inputs));
+        if (now == tensors.prep_checksums[static_cast<std::size_t>(v)].at(name)) continue;
+        if (tensors.mutated.insert(name).second) {
+            findings.problem("the " + side_name(state.side) + "'s call changed the prep tensor '" + name +
+                             "': prep tensors are handed to every call and must stay read-only");
         }
     }
 }
 
 // Output elements the untimed call left at the poison (a NaN in every float
 // dtype; in an integer dtype all-ones bytes are a value a call may write).
-void check_written(WorkloadContext& context, SideState& state, const Tensor& output, int v) {
+void check_written(const WorkloadTensors& tensors, const SideState& state, Findings& findings, const Tensor& output,
+                   int v) {
     const std::string key = finding_key(state.side, unwritten_outputs);
-    if (context.findings.said(key) || context.output_starts.contains(output.name()) || !is_floating(output.dtype())) {
+    if (findings.said(key) || tensors.output_starts.contains(output.name()) || !is_floating(output.dtype())) {
         return;
     }
     const std::int64_t unwritten = elements_filled_with(output, poison_byte);
-    if (unwritten == 0 || !context.findings.once(key)) return;
-    context.findings.problem(
-        "the " + side_name(state.side) + "'s call left " + std::to_string(unwritten) + " of " +
-        std::to_string(output.numel()) + " elements of '" + output.name() +
-        "' unwritten when it returned (they still held the NaN the harness fills an output with before "
-        "the call), on input variant " +
-        std::to_string(v) +
-        ": a call must write every element of its declared outputs before it returns; one that adds "
-        "into it (+=) or leaves elements on purpose (a mask) declares its start with "
-        "bench.accumulates(\"" +
-        output.name() + "\") (zeros) or bench.accumulates(\"" + output.name() + "\", start)");
+    if (unwritten == 0 || !findings.once(key)) return;
+    findings.problem("the " + side_name(state.side) + "'s call left " + std::to_string(unwritten) + " of " +
+                     std::to_string(output.numel()) + " elements of '" + output.name() +
+                     "' unwritten when it returned (they still held the NaN the harness fills an output with before "
+                     "the call), on input variant " +
+                     std::to_string(v) +
+                     ": a call must write every element of its declared outputs before it returns; one that adds "
+                     "into it (+=) or leaves elements on purpose (a mask) declares its start with "
+                     "bench.accumulates(\"" +
+                     output.name() + "\") (zeros) or bench.accumulates(\"" + output.name() + "\", start)");
 }
 
 // Inputs the side's untimed call changed (its prep tensors: check_mutation).
 // Every timed call gets them afresh, but a pipelined batch's later calls would
 // not, and the bench's inputs are the same for both sides only unchanged.
-void check_inputs_kept(WorkloadContext& context, SideState& state, int v) {
+void check_inputs_kept(RunState run, const WorkloadTensors& tensors, SideState& state, Findings& findings, int v) {
     const std::string key = finding_key(state.side, changed_inputs);
-    if (context.findings.said(key)) return;
-    const Tensors& pool = context.pools[static_cast<std::size_t>(v)];
+    if (findings.said(key)) return;
+    const Tensors& pool = tensors.pools[static_cast<std::size_t>(v)];
     for (const Tensor& input : state.inputs()) {
         if (contains(state.prep_inputs, input.name())) continue;
         Tensors scratch;
-        if (identical(context.to_host(input, state.host_inputs), context.to_host(pool.at(input.name()), scratch))) {
+        if (identical(to_host(run.runtime, input, state.host_inputs),
+                      to_host(run.runtime, pool.at(input.name()), scratch))) {
             continue;
         }
-        (void)context.findings.once(key);
-        context.findings.problem(
-            "the " + side_name(state.side) + "'s call changed its input '" + input.name() + "' (on input variant " +
-            std::to_string(v) +
-            "): inputs must stay read-only; a tensor a call updates in place is one of its outputs");
+        (void)findings.once(key);
+        findings.problem("the " + side_name(state.side) + "'s call changed its input '" + input.name() +
+                         "' (on input variant " + std::to_string(v) +
+                         "): inputs must stay read-only; a tensor a call updates in place is one of its outputs");
         return;
     }
 }
 
 // C regions (region.h) pair up by hand: one a call leaves open, or an end
 // without its begin, would shift every later region's time to another row.
-void check_c_regions_balanced(WorkloadContext& context, SideState& state) {
+void check_c_regions_balanced(const SideState& state, Findings& findings) {
     const UnbalancedCRegions c_regions = take_unbalanced_c_regions();
     if (c_regions.open == 0 && c_regions.unmatched_ends == 0) return;
-    if (!context.findings.once(finding_key(state.side, "unbalanced C regions"))) return;
+    if (!findings.once(finding_key(state.side, "unbalanced C regions"))) return;
     const std::string call = "the " + side_name(state.side) + "'s call";
     if (c_regions.open > 0) {
-        context.findings.problem(
-            call + " returned with " + std::to_string(c_regions.open) +
-            " region(s) begun by forge_region_begin() and not ended: end each with forge_region_end() "
-            "before the call returns");
+        findings.problem(call + " returned with " + std::to_string(c_regions.open) +
+                         " region(s) begun by forge_region_begin() and not ended: end each with forge_region_end() "
+                         "before the call returns");
     }
     if (c_regions.unmatched_ends > 0) {
-        context.findings.problem(
-            call + " called forge_region_end() " + std::to_string(c_regions.unmatched_ends) +
-            " time(s) with no region begun on its thread: each end needs its forge_region_begin()");
+        findings.problem(call + " called forge_region_end() " + std::to_string(c_regions.unmatched_ends) +
+                         " time(s) with no region begun on its thread: each end needs its forge_region_begin()");
     }
 }
 
@@ -117,16 +114,15 @@ void check_c_regions_balanced(WorkloadContext& context, SideState& state) {
 // computes it again (a symmetrized row max it also recomputes) does work the
 // contract says it receives. A notice, once per side and input in the run:
 // a call may have reasons to skip an input in some workload.
-void notice_unread_inputs(WorkloadContext& context, const SideState& state) {
+void notice_unread_inputs(RunState run, const SideState& state, Findings& findings) {
     for (const std::string& name : detail::Access::unread_inputs(state.io)) {
         const std::string side = side_name(state.side);
-        if (!context.findings.once_per_run(finding_key(state.side, "unread input " + name))) continue;
-        context.findings.run_notice("the " + side + "'s call did not read its declared input '" + name +
-                                    "' (no io.in(\"" + name + "\") in its untimed call on workload '" +
-                                    context.workload.name +
-                                    "'): a side handed a tensor that computes it "
-                                    "again does work window.toml says it receives; read it, or take it off [" +
-                                    side + "].inputs");
+        if (!findings.once_per_run(finding_key(state.side, "unread input " + name))) continue;
+        findings.run_notice("the " + side + "'s call did not read its declared input '" + name + "' (no io.in(\"" +
+                            name + "\") in its untimed call on workload '" + run.workload.name +
+                            "'): a side handed a tensor that computes it "
+                            "again does work window.toml says it receives; read it, or take it off [" +
+                            side + "].inputs");
     }
 }
 
@@ -134,166 +130,168 @@ void notice_unread_inputs(WorkloadContext& context, const SideState& state) {
 // bits: said once per side and run. Sums that reorder from call to call are fine,
 // but a loose tolerance (a quantized side's) also passes a deterministic side
 // that reads past an input's end, whose bytes differ from copy to copy.
-void notice_varying_outputs(WorkloadContext& context, const SideState& state, const std::string& output,
+void notice_varying_outputs(const SideState& state, Findings& findings, const std::string& output,
                             const ComparisonResult& comparison) {
-    if (!context.findings.once_per_run(finding_key(state.side, "varying outputs"))) return;
+    if (!findings.once_per_run(finding_key(state.side, "varying outputs"))) return;
     std::ostringstream difference;
     difference << comparison.max_abs_error;
-    context.findings.notice(
-        "the " + side_name(state.side) +
-        "'s timed calls' outputs are not bit for bit its untimed call's on the same inputs ('" + output +
-        "': max abs difference " + difference.str() +
-        ", within its tolerance): expected of a side whose sums reorder from call to "
-        "call (atomics, an OpenMP reduction); a side that should repeat itself exactly reads something "
-        "besides its inputs, such as memory past an input's end (each copy of an input has other bytes "
-        "past it)");
+    findings.notice("the " + side_name(state.side) +
+                    "'s timed calls' outputs are not bit for bit its untimed call's on the same inputs ('" + output +
+                    "': max abs difference " + difference.str() +
+                    ", within its tolerance): expected of a side whose sums reorder from call to "
+                    "call (atomics, an OpenMP reduction); a side that should repeat itself exactly reads something "
+                    "besides its inputs, such as memory past an input's end (each copy of an input has other bytes "
+                    "past it)");
 }
 
 // The run's entry for an output, made on its first comparison.
-OutputCheck& output_check(WorkloadContext& context, const std::string& name) {
-    const TensorSpec& spec = context.output_specs.at(name);
-    for (OutputCheck& check : context.record.outputs) {
+OutputCheck& output_check(RunState run, const WorkloadTensors& tensors, std::vector<OutputCheck>& outputs,
+                          const std::string& name) {
+    const TensorSpec& spec = tensors.output_specs.at(name);
+    for (OutputCheck& check : outputs) {
         if (check.spec.name != name) continue;
         check.dtype_varies = check.dtype_varies || check.spec.dtype != spec.dtype;
         return check;
     }
-    const auto& accumulating = context.bench.accumulating_outputs();
+    const auto& accumulating = run.bench.accumulating_outputs();
     const auto start = accumulating.find(name);
     OutputCheck check;
     check.spec = spec;
-    check.comparison.applied = context.bench.comparison_for(spec);
+    check.comparison.applied = run.bench.comparison_for(spec);
     check.start = start == accumulating.end() ? "poisoned"
                   : start->second             ? "accumulates from the bench's start"
                                               : "accumulates from zero";
-    return context.record.outputs.emplace_back(std::move(check));
+    return outputs.emplace_back(std::move(check));
 }
 
 // The student's output against the reference's, to this workload's own dtype's
 // tolerance (another workload's may differ), counted in the output's errors.
-ComparisonResult compare_to_reference(WorkloadContext& context, const Tensor& actual, const Tensor& expected) {
+ComparisonResult compare_to_reference(RunState run, const WorkloadTensors& tensors, std::vector<OutputCheck>& outputs,
+                                      const Tensor& actual, const Tensor& expected) {
     const ComparisonResult comparison =
-        compare(actual, expected, context.bench.comparison_for(context.output_specs.at(expected.name())));
-    OutputCheck& check = output_check(context, expected.name());
+        compare(actual, expected, run.bench.comparison_for(tensors.output_specs.at(expected.name())));
+    OutputCheck& check = output_check(run, tensors, outputs, expected.name());
     check.comparison.merge(comparison);
-    const auto [measured, first] = check.workloads.try_emplace(context.workload.name, comparison);
+    const auto [measured, first] = check.workloads.try_emplace(run.workload.name, comparison);
     if (!first) measured->second.merge(comparison);
     return comparison;
 }
 
 // Both sides' untimed outputs on variant v, compared to the declared tolerance.
-void compare_sides(WorkloadContext& context, int v) {
-    const Tensors& reference = context.side(Side::reference).expected[static_cast<std::size_t>(v)];
-    const Tensors& student = context.side(Side::student).expected[static_cast<std::size_t>(v)];
+void compare_sides(RunState run, const WorkloadTensors& tensors, const SideStates& states, Findings& findings,
+                   std::vector<OutputCheck>& outputs, int v) {
+    const Tensors& reference = states[Side::reference].expected[static_cast<std::size_t>(v)];
+    const Tensors& student = states[Side::student].expected[static_cast<std::size_t>(v)];
     for (const Tensor& expected : reference) {
         const Tensor* actual = student.find(expected.name());
         if (actual == nullptr) continue;  // a one-sided output: a declared asymmetry
-        const ComparisonResult comparison = compare_to_reference(context, *actual, expected);
+        const ComparisonResult comparison = compare_to_reference(run, tensors, outputs, *actual, expected);
         if (comparison.passed()) continue;
         if (!comparison.shape_problem.empty()) {
-            context.findings.problem("output '" + expected.name() + "': the student's " + comparison.shape_problem +
-                                     " (the reference's)");
+            findings.problem("output '" + expected.name() + "': the student's " + comparison.shape_problem +
+                             " (the reference's)");
         } else {
-            context.findings.problem("output '" + expected.name() +
-                                     "' differs between the student and the reference: " +
-                                     comparison.failure("reference") + ", on input variant " + std::to_string(v) +
-                                     std::string(comparison.non_finite > 0 ? non_finite_hint : ""));
+            findings.problem("output '" + expected.name() + "' differs between the student and the reference: " +
+                             comparison.failure("reference") + ", on input variant " + std::to_string(v) +
+                             std::string(comparison.non_finite > 0 ? non_finite_hint : ""));
         }
     }
 }
 
-void check_outputs_match(WorkloadContext& context, SideState& state, int v, const CheckedCall& which, int calls) {
-    if (context.findings.said(finding_key(state.side, cached_outputs)) || outputs_in_doubt(context, state.side)) {
+void check_outputs_match(RunState run, const WorkloadTensors& tensors, SideState& state, Findings& findings, int v,
+                         const CheckedCall& which, int calls) {
+    if (findings.said(finding_key(state.side, cached_outputs)) || outputs_in_doubt(findings, state.side)) {
         return;
     }
     // Fresh inputs had no untimed call: check_fresh_outputs holds the sides to each other.
-    if (static_cast<std::size_t>(v) == WorkloadContext::fresh_slot) return;
+    if (static_cast<std::size_t>(v) == WorkloadTensors::fresh_slot) return;
     const Tensors& expected = state.expected[static_cast<std::size_t>(v)];
     for (const Tensor& output : state.outputs()) {
-        if (calls > 1 && context.output_starts.contains(output.name())) continue;
+        if (calls > 1 && tensors.output_starts.contains(output.name())) continue;
         const Tensor& want = expected.at(output.name());
-        const Tensor& got = context.to_host(output, state.host_outputs);
+        const Tensor& got = to_host(run.runtime, output, state.host_outputs);
         // Most calls repeat their untimed call bit for bit; only the others need the
         // elementwise pass, far slower (docs/lab/README.md, "Output checks").
         if (identical(got, want)) continue;
-        const ComparisonResult comparison = compare(got, want, context.bench.comparison_for(want.spec()));
+        const ComparisonResult comparison = compare(got, want, run.bench.comparison_for(want.spec()));
         if (comparison.passed()) {
-            notice_varying_outputs(context, state, output.name(), comparison);
+            notice_varying_outputs(state, findings, output.name(), comparison);
             continue;
         }
-        (void)context.findings.once(finding_key(state.side, cached_outputs));
-        context.findings.problem(
-            "the " + side_name(state.side) + "'s " + which.text() + " produced '" + output.name() +
-            "' unlike its own untimed call on the same inputs (" + comparison.failure("untimed output") +
-            "): its outputs depend on something besides its inputs: an earlier call (outputs cached "
-            "between calls?) or memory past an input's end (an input's shape declared shorter than the "
-            "side reads: each copy of an input has other guard bytes past its end)");
+        (void)findings.once(finding_key(state.side, cached_outputs));
+        findings.problem("the " + side_name(state.side) + "'s " + which.text() + " produced '" + output.name() +
+                         "' unlike its own untimed call on the same inputs (" + comparison.failure("untimed output") +
+                         "): its outputs depend on something besides its inputs: an earlier call (outputs cached "
+                         "between calls?) or memory past an input's end (an input's shape declared shorter than the "
+                         "side reads: each copy of an input has other guard bytes past its end)");
         return;
     }
 }
 
 }  // namespace
 
-void check_untimed_calls(WorkloadContext& context, int v) {
-    for (SideState& state : context.sides) {
-        context.load(state, v);
+void check_untimed_calls(RunState run, WorkloadTensors& tensors, SideStates& states, Findings& findings,
+                         std::vector<OutputCheck>& outputs, int v) {
+    for (SideState& state : states) {
+        load(run.runtime, tensors, state, v);
         for (Tensor& output : state.outputs()) {
-            if (!context.output_starts.contains(output.name())) context.runtime.fill_bytes(output, poison_byte);
+            if (!tensors.output_starts.contains(output.name())) run.runtime.fill_bytes(output, poison_byte);
         }
         detail::Access::forget_reads(state.io);
         // C regions the timed calls before this one left open (unchecked): not this call's.
         (void)take_unbalanced_c_regions();
-        context.call(state);
-        context.runtime.synchronize();
-        check_guards(context, state);
-        check_c_regions_balanced(context, state);
-        notice_unread_inputs(context, state);
+        call_side(run.bench, state, findings);
+        run.runtime.synchronize();
+        check_guards(run.runtime, state, findings);
+        check_c_regions_balanced(state, findings);
+        notice_unread_inputs(run, state, findings);
         Tensors& expected = state.expected[static_cast<std::size_t>(v)];
         for (const Tensor& output : state.outputs()) {
-            const Tensor& written = expected.add(context.to_host(output, state.host_outputs).clone());
-            check_written(context, state, written, v);
+            const Tensor& written = expected.add(to_host(run.runtime, output, state.host_outputs).clone());
+            check_written(tensors, state, findings, written, v);
         }
-        check_mutation(context, state, v);
-        check_inputs_kept(context, state, v);
+        check_mutation(run, tensors, state, findings, v);
+        check_inputs_kept(run, tensors, state, findings, v);
     }
-    compare_sides(context, v);
+    compare_sides(run, tensors, states, findings, outputs, v);
 }
 
-void check_fresh_outputs(WorkloadContext& context, std::size_t round) {
-    SideState& student = context.side(Side::student);
+void check_fresh_outputs(RunState run, const WorkloadTensors& tensors, SideStates& states, Findings& findings,
+                         std::vector<OutputCheck>& outputs, std::size_t round) {
+    SideState& student = states[Side::student];
     const std::string key = finding_key(Side::student, "unlike the reference on fresh inputs");
-    if (context.findings.said(key) || outputs_in_doubt(context, Side::student)) return;
-    const SideState& reference = context.side(Side::reference);
+    if (findings.said(key) || outputs_in_doubt(findings, Side::student)) return;
+    const SideState& reference = states[Side::reference];
     for (const Tensor& expected_there : reference.outputs()) {
         const Tensor* actual_there = student.outputs().find(expected_there.name());
         if (actual_there == nullptr) continue;  // a one-sided output: a declared asymmetry
         Tensors reference_scratch;
-        const Tensor& expected = context.to_host(expected_there, reference_scratch);
-        const Tensor& actual = context.to_host(*actual_there, student.host_outputs);
-        const ComparisonResult comparison = compare_to_reference(context, actual, expected);
+        const Tensor& expected = to_host(run.runtime, expected_there, reference_scratch);
+        const Tensor& actual = to_host(run.runtime, *actual_there, student.host_outputs);
+        const ComparisonResult comparison = compare_to_reference(run, tensors, outputs, actual, expected);
         if (comparison.passed()) continue;
-        (void)context.findings.once(key);
-        context.findings.problem(
-            "output '" + expected.name() +
-            "' differs between the student and the reference on the "
-            "fresh inputs of timed round " +
-            std::to_string(round) + " (eval.json rounds[" + std::to_string(round) +
-            "], inputs drawn for that round alone): " + comparison.failure("reference") +
-            ": the student's answer depends on more than its inputs' contents, such as an answer kept "
-            "from an earlier call and keyed by where its inputs are or by a few of their values" +
-            std::string(comparison.non_finite > 0 ? non_finite_hint : ""));
+        (void)findings.once(key);
+        findings.problem("output '" + expected.name() +
+                         "' differs between the student and the reference on the "
+                         "fresh inputs of timed round " +
+                         std::to_string(round) + " (eval.json rounds[" + std::to_string(round) +
+                         "], inputs drawn for that round alone): " + comparison.failure("reference") +
+                         ": the student's answer depends on more than its inputs' contents, such as an answer kept "
+                         "from an earlier call and keyed by where its inputs are or by a few of their values" +
+                         std::string(comparison.non_finite > 0 ? non_finite_hint : ""));
         return;
     }
 }
 
-void check_guards(const WorkloadContext& context, const SideState& state) {
+void check_guards(Runtime& runtime, const SideState& state, const Findings& findings) {
     for (const auto& [kind, tensors] : {std::pair{"output", &state.outputs()}, std::pair{"input", &state.inputs()}}) {
         for (const Tensor& tensor : *tensors) {
-            const std::optional<std::string_view> where = context.runtime.damaged_guard(tensor);
+            const std::optional<std::string_view> where = runtime.damaged_guard(tensor);
             if (!where) continue;
-            context.findings.fail("the " + side_name(state.side) + "'s call wrote " + std::string(*where) + " " + kind +
-                                  " '" + tensor.name() +
-                                  "' (the guard bytes around it changed): a call must write only "
-                                  "inside its declared outputs");
+            findings.fail("the " + side_name(state.side) + "'s call wrote " + std::string(*where) + " " + kind + " '" +
+                          tensor.name() +
+                          "' (the guard bytes around it changed): a call must write only "
+                          "inside its declared outputs");
         }
     }
 }
@@ -310,10 +308,11 @@ void check_guards(const WorkloadContext& context, const SideState& state) {
 // outputs it is checked on are already complete. On CUDA the window ends
 // device-wide, so outputs are complete here; work that outlived the window is
 // caught in the profiled calls (untimed_work).
-void check_timed_outputs(WorkloadContext& context, SideState& state, int v, const CheckedCall& which, int calls) {
-    check_outputs_match(context, state, v, which, calls);
-    check_guards(context, state);
-    check_mutation(context, state, v);
+void check_timed_outputs(RunState run, WorkloadTensors& tensors, SideState& state, Findings& findings, int v,
+                         const CheckedCall& which, int calls) {
+    check_outputs_match(run, tensors, state, findings, v, which, calls);
+    check_guards(run.runtime, state, findings);
+    check_mutation(run, tensors, state, findings, v);
 }
 
 }  // namespace forge::bench

@@ -7,8 +7,13 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include "harness/workload_context.hpp"
+#include "harness/findings.hpp"
+#include "harness/run_state.hpp"
+#include "harness/side_state.hpp"
+#include "harness/workload_tensors.hpp"
+#include "results/record.hpp"
 
 namespace forge::bench {
 
@@ -23,25 +28,27 @@ struct CheckedCall {
 };
 
 // One untimed call per side on input variant v, its outputs poisoned first; the
-// outputs both sides produce are compared (record.outputs), and each side's kept
-// to check its timed calls against.
-void check_untimed_calls(WorkloadContext& context, int variant);
+// outputs both sides produce are compared (the run's `outputs`), and each
+// side's kept to check its timed calls against.
+void check_untimed_calls(RunState run, WorkloadTensors& tensors, SideStates& states, Findings& findings,
+                         std::vector<OutputCheck>& outputs, int variant);
 
 // A call that wrote outside its own tensors (HOST: the poisoned guards around
 // each one changed) fails the run: the bytes it hit may be anyone's.
-void check_guards(const WorkloadContext& context, const SideState& state);
+void check_guards(Runtime& runtime, const SideState& state, const Findings& findings);
 
 // A timed, pipelined or profiled call's outputs against the side's own untimed
 // call on the same inputs, then its guards and prep tensors. `calls` > 1: the
 // calls ran back to back on one load, so accumulating outputs hold that many
 // contributions and are not compared.
-void check_timed_outputs(WorkloadContext& context, SideState& state, int variant, const CheckedCall& which,
-                         int calls = 1);
+void check_timed_outputs(RunState run, WorkloadTensors& tensors, SideState& state, Findings& findings, int variant,
+                         const CheckedCall& which, int calls = 1);
 
 // After a fresh round (fresh_inputs.hpp, round `round` of eval.json's), the
 // student's timed outputs against the reference's on the same fresh inputs, to
 // the declared tolerance: the first that differs is a problem, and every
-// comparison counts in the output's errors as an untimed one's does.
-void check_fresh_outputs(WorkloadContext& context, std::size_t round);
+// comparison counts in the output's errors (`outputs`) as an untimed one's does.
+void check_fresh_outputs(RunState run, const WorkloadTensors& tensors, SideStates& states, Findings& findings,
+                         std::vector<OutputCheck>& outputs, std::size_t round);
 
 }  // namespace forge::bench

@@ -16,6 +16,7 @@
 
 #include "access.hpp"
 #include "harness/call_checks.hpp"
+#include "harness/swept_round.hpp"
 #include "harness/workload_tensors.hpp"
 #include "results/round_notices.hpp"
 #include "rules/drift.hpp"
@@ -39,19 +40,19 @@ struct Sample {
 
 // A reading of `timed` (ms), with whether the scheduler preempted it and,
 // where the reading is the thread's own time, the wait inside it.
-Sample scheduled_reading(const WorkloadContext& context, const std::function<double()>& timed) {
-    const WatchedReading reading = context.scheduler.watch(timed);
+Sample scheduled_reading(RunState run, const std::function<double()>& timed) {
+    const WatchedReading reading = run.scheduler.watch(timed);
     Sample sample;
     sample.ms = reading.ms;
     sample.preempted = reading.preempted();
-    if (context.runtime.reads_thread_time()) sample.wait_ms = reading.foreign_wait_ms();
+    if (run.runtime.reads_thread_time()) sample.wait_ms = reading.foreign_wait_ms();
     return sample;
 }
 
 // The cache flush evicted the harness's own bookkeeping too (the Io's names and
 // tensor handles, the call object); reading it back keeps those misses out of the
 // window. The call's own code and data stay cold.
-void touch_bookkeeping(const WorkloadContext& context, const SideState& state) {
+void touch_bookkeeping(RunState run, const SideState& state) {
     std::uintptr_t sum = 0;
     for (const auto* bound : {&detail::Access::inputs(state.io), &detail::Access::outputs(state.io)}) {
         for (const auto& [name, tensor] : *bound) {
@@ -59,48 +60,49 @@ void touch_bookkeeping(const WorkloadContext& context, const SideState& state) {
             sum += tensor->shape().size() + reinterpret_cast<std::uintptr_t>(tensor->raw());
         }
     }
-    const auto* call_bytes = reinterpret_cast<const unsigned char*>(&context.bench.call(state.side));
+    const auto* call_bytes = reinterpret_cast<const unsigned char*>(&run.bench.call(state.side));
     for (std::size_t i = 0; i < sizeof(Call); i += 8) sum += call_bytes[i];
     [[maybe_unused]] volatile std::uintptr_t sink = sum;
 }
 
 // Whether timed samples' kernels can be compared with the profiled call's, said once per run.
-void notice_unchecked_kernel_sets(WorkloadContext& context, const std::string& why) {
-    if (context.findings.once_per_run("kernel sets unchecked: " + why)) {
-        context.findings.run_notice("the kernel sets of timed samples were not checked: " + why);
+void notice_unchecked_kernel_sets(Findings& findings, const std::string& why) {
+    if (findings.once_per_run("kernel sets unchecked: " + why)) {
+        findings.run_notice("the kernel sets of timed samples were not checked: " + why);
     }
 }
 
 // One timed call of a side on input variant v, from a cold cache; its
 // outputs, guards and prep tensors checked right after.
-Sample timed_sample(WorkloadContext& context, SideState& state, int v, std::size_t round, WallTime& wall) {
-    Runtime& runtime = context.runtime;
+Sample timed_sample(RunState run, WorkloadTensors& tensors, const SweptRound& swept, SideState& state,
+                    Findings& findings, int v, std::size_t round, WallTime& wall) {
+    Runtime& runtime = run.runtime;
     {
         const Stopwatch loading(wall.loads_s);
-        context.load(state, v);
+        load(run.runtime, tensors, state, v);
     }
     {
         const Stopwatch flushing(wall.flushes_s);
-        context.flush_caches(state);
+        swept.flush_caches(state);
     }
-    touch_bookkeeping(context, state);
+    touch_bookkeeping(run, state);
     std::unique_ptr<LaunchLog> launches = runtime.log_launches();
     const Sample sample =
-        scheduled_reading(context, [&] { return runtime.time_call([&] { context.call(state); }); });
+        scheduled_reading(run, [&] { return runtime.time_call([&] { call_side(run.bench, state, findings); }); });
     if (!launches) {
         state.unlogged_samples = true;
-        notice_unchecked_kernel_sets(context, runtime.why_no_launch_log());
+        notice_unchecked_kernel_sets(findings, runtime.why_no_launch_log());
     } else if (KernelNames names = launches->names(); !names.complete && names.names.empty()) {
         // Launches the log could name none of (a graph, a profiler that gives no
         // names): every profiled set includes the empty one, so no check at all.
         state.unlogged_samples = true;
-        notice_unchecked_kernel_sets(context, "the launch log named none of a timed call's launches");
+        notice_unchecked_kernel_sets(findings, "the launch log named none of a timed call's launches");
     } else {
         note_kernel_set(state.sample_kernels, std::move(names));
     }
     launches.reset();
     const Stopwatch checking(wall.output_checks_s);
-    check_timed_outputs(context, state, v, {"timed call (eval.json rounds[", round, "])"});
+    check_timed_outputs(run, tensors, state, findings, v, {"timed call (eval.json rounds[", round, "])"});
     return sample;
 }
 
@@ -111,18 +113,19 @@ Sample timed_sample(WorkloadContext& context, SideState& state, int v, std::size
 // rounds' do, but no cache is swept: none of that depends on it, and a sweep
 // before each of these calls (two per side on every layout) was most of a
 // workload's wall time where the last-level cache is large.
-void warm_up(WorkloadContext& context, const StoppingParameters& stopping) {
+void warm_up(RunState run, const WorkloadTensors& tensors, SideStates& states, Findings& findings,
+             const StoppingParameters& stopping) {
     const std::int64_t deadline = now_ns() + static_cast<std::int64_t>(stopping.warmup_s * 1e9);
-    const std::size_t layouts = context.sides[0].layouts.size();
+    const std::size_t layouts = states[Side::reference].layouts.size();
     // At least two calls per side on every layout, so no layout meets its first call in a round.
     for (std::size_t calls = 0; calls < 2 * layouts || now_ns() < deadline; ++calls) {
-        for (SideState& state : context.sides) {
-            context.use_layout(state, calls % layouts);
-            context.load(state, RoundSchedule::warm_up_variant);
-            context.evict_tensors(state);
-            context.call(state);
-            context.runtime.synchronize();
-            check_guards(context, state);
+        for (SideState& state : states) {
+            state.use_layout(calls % layouts);
+            load(run.runtime, tensors, state, RoundSchedule::warm_up_variant);
+            evict_tensors(run.runtime, state);
+            call_side(run.bench, state, findings);
+            run.runtime.synchronize();
+            check_guards(run.runtime, state, findings);
         }
     }
 }
@@ -137,40 +140,39 @@ std::string times(double factor) {
 // A side faster on the inputs it has seen than on fresh ones: the student's is
 // a problem (its ratio measures the reuse, not the work), the reference's a
 // notice (its ratio understates the student, whose work it measures).
-void judge_reuse(WorkloadContext& context, const Reuse& reuse) {
+void judge_reuse(Findings& findings, const Reuse& reuse) {
     const std::string rounds = std::to_string(reuse.fresh_rounds) + " fresh rounds (inputs drawn for that round "
                                "alone) against " + std::to_string(reuse.seen_rounds) + " on the two input variants";
     if (reuse.student_gained()) {
-        context.findings.problem(
-            "the student's calls read faster on inputs they had seen before than on fresh ones: the "
-            "ratio on seen inputs was " +
-            times(reuse.gain) + " the ratio on fresh inputs, over " + rounds + ", where the rounds tell apart " +
-            times(reuse.resolves) +
-            ": a call that keeps work from an earlier call (its answer kept and keyed by its inputs' "
-            "address or contents) is measured by what it kept, not by its work; compute every call's "
-            "outputs from its inputs");
+        findings.problem("the student's calls read faster on inputs they had seen before than on fresh ones: the "
+                         "ratio on seen inputs was " +
+                         times(reuse.gain) + " the ratio on fresh inputs, over " + rounds +
+                         ", where the rounds tell apart " + times(reuse.resolves) +
+                         ": a call that keeps work from an earlier call (its answer kept and keyed by its inputs' "
+                         "address or contents) is measured by what it kept, not by its work; compute every call's "
+                         "outputs from its inputs");
     } else if (reuse.reference_gained()) {
-        context.findings.notice(
-            "the reference's calls read faster on inputs they had seen before than on fresh ones: the "
-            "ratio on fresh inputs was " +
-            times(1.0 / reuse.gain) + " the ratio on seen inputs, over " + rounds +
-            ": the reference keeps work between calls keyed by its inputs (a library's "
-            "cache?), which the student is measured against");
+        findings.notice("the reference's calls read faster on inputs they had seen before than on fresh ones: the "
+                        "ratio on fresh inputs was " +
+                        times(1.0 / reuse.gain) + " the ratio on seen inputs, over " + rounds +
+                        ": the reference keeps work between calls keyed by its inputs (a library's "
+                        "cache?), which the student is measured against");
     }
 }
 
 }  // namespace
 
-void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping, const WorkloadRecord* continued,
-                    WorkloadRecord& result) {
+void measure_rounds(RunState run, WorkloadTensors& tensors, SideStates& states, Findings& findings,
+                    std::vector<OutputCheck>& outputs, const StoppingParameters& stopping,
+                    const WorkloadRecord* continued, WorkloadRecord& result) {
     // The run's other readings of the machine: a workload that ran entirely in a
     // busy stretch is then judged against the quietest the machine was.
-    StoppingCriterion criterion(stopping, machine_readings(context.record.workloads));
+    StoppingCriterion criterion(stopping, machine_readings(run.earlier));
     ClockWatch clock_watch;
     const MemoryCalibration memory_calibration;
     {
         const Stopwatch warming_up(result.wall.warm_up_s);
-        warm_up(context, stopping);
+        warm_up(run, tensors, states, findings, stopping);
     }
     // A retake continues the first measurement: its rounds count with these,
     // whose layouts (other copies of the tensors) are numbered on from its.
@@ -183,7 +185,7 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
     } else {
         result.memory_calibration_before_ms = memory_calibration.time_ms();
     }
-    const RoundSchedule schedule(context.sides[0].layouts.size());
+    const RoundSchedule schedule(states[Side::reference].layouts.size());
     const FreshSchedule fresh_schedule(stopping.min_fresh_rounds);
     std::size_t fresh_rounds = 0;  // undisturbed ones: what reuse_of compares
     int next_fresh_variant = input_variants;
@@ -201,18 +203,19 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
         round.fresh = fresh_schedule.fresh(r, fresh_rounds, drawing_s, static_cast<double>(now_ns() - start) * 1e-9,
                                            stopping_due);
         round.input_variant = round.fresh ? next_fresh_variant++ : RoundSchedule::variant(r);
-        const int slot = round.fresh ? static_cast<int>(WorkloadContext::fresh_slot) : round.input_variant;
+        const int slot = round.fresh ? static_cast<int>(WorkloadTensors::fresh_slot) : round.input_variant;
         const std::size_t layout = schedule.layout(r);
         round.layout = layout_offset + layout;
-        for (SideState& state : context.sides) {
-            if (state.layout != layout) context.use_layout(state, layout);
+        for (SideState& state : states) {
+            if (state.layout != layout) state.use_layout(layout);
         }
-        if (round.fresh) drawing_s += draw_fresh_inputs(context);
+        if (round.fresh) drawing_s += draw_fresh_inputs(run, tensors, findings);
         round.t_s = static_cast<double>(now_ns() - start) * 1e-9;
         {
-            const WorkloadContext::SweptRound swept(context, &result.wall.flushes_s);
+            const SweptRound swept(run.runtime, &result.wall.flushes_s);
             for (Side s : in_order(round.first)) {
-                const Sample sample = timed_sample(context, context.side(s), slot, result.rounds.size(), result.wall);
+                const Sample sample =
+                    timed_sample(run, tensors, swept, states[s], findings, slot, result.rounds.size(), result.wall);
                 (s == Side::reference ? round.reference_ms : round.student_ms) = sample.ms;
                 (s == Side::reference ? round.reference_wait_ms : round.student_wait_ms) = sample.wait_ms;
                 round.preempted = round.preempted || sample.preempted;
@@ -220,11 +223,11 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
         }
         if (round.fresh) {
             const Stopwatch checking(result.wall.output_checks_s);
-            check_fresh_outputs(context, result.rounds.size());
+            check_fresh_outputs(run, tensors, states, findings, outputs, result.rounds.size());
         }
         {
             const Stopwatch calibrating(result.wall.calibrations_s);
-            round.clocks = context.runtime.read_clocks();
+            round.clocks = run.runtime.read_clocks();
             round.calibration_ms = time_calibration_ms();
             round.memory_calibration_ms = memory_calibration.time_ms();
         }
@@ -242,7 +245,7 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
     result.selection = counted.selection;
     for (std::size_t r = 0; r < result.rounds.size(); ++r) result.rounds[r].used = counted.counted[r];
     result.reuse = reuse_of(result.rounds);
-    if (result.reuse) judge_reuse(context, *result.reuse);
+    if (result.reuse) judge_reuse(findings, *result.reuse);
     result.stop = criterion.reason().value_or(StopReason::round_cap);
     // A retake that pools a first measurement's rounds also pools its wait.
     result.waited_for_quiet = criterion.waited_for_quiet() || (continued != nullptr && continued->waited_for_quiet);
@@ -271,11 +274,11 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
     result.student.samples = stats::summarize(student_ms);
     result.drift = calibration_drift(calibration_ms);
     // A failed run's ratio is no result: how precise or quiet its rounds were is noise.
-    if (!context.record.problems.empty()) return;
+    if (findings.run_has_problems()) return;
     // The run's parameters: a retake's own wait no longer (quiet_wait_s 0), and
     // the wait its record says it made was its first measurement's.
-    for (const std::string& message : round_notices(result, context.record.stopping, counted.quiet_rounds)) {
-        context.findings.notice(message);
+    for (const std::string& message : round_notices(result, run.stopping, counted.quiet_rounds)) {
+        findings.notice(message);
     }
 }
 
@@ -283,32 +286,33 @@ void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping
 // change of machine state does not land on one side's block only; each batch
 // less its wait for its CPU, as the ms columns. Their length follows the run's
 // preset, not the shorter rounds that follow a failed check.
-void measure_pipelined(WorkloadContext& context, WorkloadRecord& result) {
-    const bool quick = context.record.stopping.is_quick();
+void measure_pipelined(RunState run, WorkloadTensors& tensors, SideStates& states, Findings& findings,
+                       WorkloadRecord& result) {
+    const bool quick = run.stopping.is_quick();
     const double target_ms = quick ? 2.0 : 20.0;
     const std::size_t repeats = quick ? 1 : 3;
     std::array<std::vector<double>, 2> per_call_ms;
-    for (const SideState& state : context.sides) {
+    for (const SideState& state : states) {
         SideRecord& record = result.side(state.side);
         const double per_call = std::max(record.samples.median, 1e-6);
         record.pipelined_calls = static_cast<int>(std::clamp(std::round(target_ms / per_call), 2.0, 1000.0));
     }
     for (std::size_t r = 0; r < repeats; ++r) {
-        const WorkloadContext::SweptRound swept(context);
+        const SweptRound swept(run.runtime);
         for (Side s : alternating_order(r)) {
-            SideState& state = context.side(s);
+            SideState& state = states[s];
             const int calls = result.side(s).pipelined_calls;
-            context.load(state, 0);
-            context.flush_caches(state);
+            load(run.runtime, tensors, state, 0);
+            swept.flush_caches(state);
             const Sample batch = scheduled_reading(
-                context, [&] { return context.runtime.time_calls([&] { context.call(state); }, calls); });
-            per_call_ms[WorkloadContext::index_of(s)].push_back((batch.ms - batch.wait_ms.value_or(0.0)) / calls);
+                run, [&] { return run.runtime.time_calls([&] { call_side(run.bench, state, findings); }, calls); });
+            per_call_ms[SideStates::index_of(s)].push_back((batch.ms - batch.wait_ms.value_or(0.0)) / calls);
         }
     }
-    for (SideState& state : context.sides) {
+    for (SideState& state : states) {
         SideRecord& record = result.side(state.side);
-        record.pipelined_ms = stats::median(per_call_ms[WorkloadContext::index_of(state.side)]);
-        check_timed_outputs(context, state, 0,
+        record.pipelined_ms = stats::median(per_call_ms[SideStates::index_of(state.side)]);
+        check_timed_outputs(run, tensors, state, findings, 0,
                             {"pipelined batch of ", static_cast<std::size_t>(record.pipelined_calls), " calls"},
                             record.pipelined_calls);
     }

@@ -2,7 +2,12 @@
 // and the pipelined batches.
 #pragma once
 
-#include "harness/workload_context.hpp"
+#include <vector>
+
+#include "harness/findings.hpp"
+#include "harness/run_state.hpp"
+#include "harness/side_state.hpp"
+#include "harness/workload_tensors.hpp"
 #include "results/record.hpp"
 #include "rules/stopping.hpp"
 
@@ -14,11 +19,14 @@ namespace forge::bench {
 // both sides of a round; which goes first, the variant and the layout follow
 // RoundSchedule. Fills `result`'s rounds, ratio, stop, ms columns and drift.
 // `continued`: a retake's first measurement, whose rounds count with these.
-void measure_rounds(WorkloadContext& context, const StoppingParameters& stopping, const WorkloadRecord* continued,
-                    WorkloadRecord& result);
+// Fresh rounds' output comparisons count in `outputs` (check_fresh_outputs).
+void measure_rounds(RunState run, WorkloadTensors& tensors, SideStates& states, Findings& findings,
+                    std::vector<OutputCheck>& outputs, const StoppingParameters& stopping,
+                    const WorkloadRecord* continued, WorkloadRecord& result);
 
 // Pipelined: N calls back to back on one input set, from a flushed cache, N
 // sized from each side's median; fills each side's pipelined_calls and _ms.
-void measure_pipelined(WorkloadContext& context, WorkloadRecord& result);
+void measure_pipelined(RunState run, WorkloadTensors& tensors, SideStates& states, Findings& findings,
+                       WorkloadRecord& result);
 
 }  // namespace forge::bench

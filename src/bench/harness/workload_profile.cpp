@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "harness/call_checks.hpp"
+#include "harness/swept_round.hpp"
 #include "rules/kernel_sets.hpp"
 #include "rules/profiled_calls.hpp"
 #include "rules/round_schedule.hpp"
@@ -40,38 +41,39 @@ struct ProfiledSide {
 };
 
 // One problem per side and kind of untimed work, from the first profiled call that shows it.
-void check_untimed_work(WorkloadContext& context, SideState& state, const Profile& profile) {
+void check_untimed_work(const SideState& state, Findings& findings, const Profile& profile) {
     for (UntimedWork& work : untimed_work(state.side, profile)) {
-        if (context.findings.once(finding_key(state.side, "untimed work: " + std::string(work.kind)))) {
-            context.findings.problem(work.problem);
+        if (findings.once(finding_key(state.side, "untimed work: " + std::string(work.kind)))) {
+            findings.problem(work.problem);
         }
     }
 }
 
 // Calls, the sides alternating which goes first, until each side has its
 // wanted undisturbed ones or has made 4x as many attempts.
-void take_profiled_calls(WorkloadContext& context, std::array<ProfiledSide, 2>& profiled) {
+void take_profiled_calls(RunState run, WorkloadTensors& tensors, SideStates& states, Findings& findings,
+                         std::array<ProfiledSide, 2>& profiled) {
     for (std::size_t c = 0;; ++c) {
         bool took = false;
-        const WorkloadContext::SweptRound swept(context);
+        const SweptRound swept(run.runtime);
         for (Side s : alternating_order(c)) {
-            SideState& state = context.side(s);
-            ProfiledSide& p = profiled[WorkloadContext::index_of(state.side)];
+            SideState& state = states[s];
+            ProfiledSide& p = profiled[SideStates::index_of(state.side)];
             if (p.tables.size() >= p.wanted || p.attempts >= 4 * p.wanted) continue;
             took = true;
             ++p.attempts;
             // Variants alternate as in the rounds, so no call repeats its previous one's inputs.
             const int variant = static_cast<int>(p.attempts % input_variants);
-            context.load(state, variant);
-            context.flush_caches(state);
-            const SchedulerReading before = context.scheduler.read();
+            load(run.runtime, tensors, state, variant);
+            swept.flush_caches(state);
+            const SchedulerReading before = run.scheduler.read();
             const std::int64_t start = now_ns();
-            Profile profile = context.runtime.profile_call(
-                [&] { context.call(state); }, "forge/" + side_name(state.side) + "/" + context.workload.name);
+            Profile profile = run.runtime.profile_call([&] { call_side(run.bench, state, findings); },
+                                                       "forge/" + side_name(state.side) + "/" + run.workload.name);
             const bool was_preempted =
-                preempted(before, context.scheduler.read(), static_cast<double>(now_ns() - start) * 1e-6);
-            check_timed_outputs(context, state, variant, {"profiled call ", p.attempts, ""});
-            check_untimed_work(context, state, profile);
+                preempted(before, run.scheduler.read(), static_cast<double>(now_ns() - start) * 1e-6);
+            check_timed_outputs(run, tensors, state, findings, variant, {"profiled call ", p.attempts, ""});
+            check_untimed_work(state, findings, profile);
             // A call the profiler could not read says nothing of the kernel set.
             if (profile.kernels.profiler && !p.launched) {
                 p.launched = profile.launched;  // the samples are held to the first read call's
@@ -105,34 +107,35 @@ bool priced_side(const WindowContract& contract, Side s) {
 // while its table does not reconcile with its timed median (ProfiledCallCount).
 // The rule: docs/design/measurement.md ("Per-kernel tables"); the figures:
 // docs/lab/README.md.
-void profile_sides(WorkloadContext& context, WorkloadRecord& result) {
+void profile_sides(RunState run, WorkloadTensors& tensors, SideStates& states, Findings& findings,
+                   WorkloadRecord& result) {
     const ProfiledCallCount count;
     std::array<ProfiledSide, 2> profiled;
     for (ProfiledSide& p : profiled) {
         p.wanted = count.first;
         p.retakes_preempted = result.selection != RoundSelection::all;
     }
-    take_profiled_calls(context, profiled);
+    take_profiled_calls(run, tensors, states, findings, profiled);
     for (;;) {
         bool more = false;
-        for (const SideState& state : context.sides) {
-            ProfiledSide& p = profiled[WorkloadContext::index_of(state.side)];
-            if (!priced_side(context.contract, state.side) || p.attempts >= 4 * p.wanted) continue;
+        for (const SideState& state : states) {
+            ProfiledSide& p = profiled[SideStates::index_of(state.side)];
+            if (!priced_side(run.contract, state.side) || p.attempts >= 4 * p.wanted) continue;
             const std::size_t wanted = count.wanted(p.table(), p.wanted, result.side(state.side).samples.median);
             more = more || wanted > p.wanted;
             p.wanted = std::max(p.wanted, wanted);
         }
         if (!more) break;
-        take_profiled_calls(context, profiled);
+        take_profiled_calls(run, tensors, states, findings, profiled);
     }
-    for (SideState& state : context.sides) {
-        const ProfiledSide& p = profiled[WorkloadContext::index_of(state.side)];
+    for (SideState& state : states) {
+        const ProfiledSide& p = profiled[SideStates::index_of(state.side)];
         SideRecord& record = result.side(state.side);
         // A changed kernel set is flagged in eval.json (changed_kernel_set), not failed.
         if (!state.unlogged_samples && p.launched) {
             const std::optional<std::string> changed =
                 changed_kernel_set(state.side, state.sample_kernels, *p.launched);
-            if (changed) context.findings.notice(*changed);
+            if (changed) findings.notice(*changed);
             record.kernel_set_changed = changed.has_value();
         }
         record.kernels = p.table();

@@ -11,8 +11,10 @@
 
 #include "access.hpp"
 #include "harness/call_checks.hpp"
+#include "harness/findings.hpp"
+#include "harness/run_state.hpp"
+#include "harness/side_state.hpp"
 #include "harness/timed_calls.hpp"
-#include "harness/workload_context.hpp"
 #include "harness/workload_profile.hpp"
 #include "harness/workload_tensors.hpp"
 
@@ -35,17 +37,17 @@ class SidesSetUp {
 public:
     // After the runtime chose the device and before the workload's first call;
     // the device is synchronized after it so none of its work runs into a window.
-    explicit SidesSetUp(WorkloadContext& context) : context_(context) {
-        for (SideState& state : context_.sides) {
-            const detail::SideSetup& setup = context_.bench.side_setup(state.side);
+    SidesSetUp(RunState run, SideStates& states, const Findings& findings) : runtime_(run.runtime), sides_(states) {
+        for (SideState& state : sides_) {
+            const detail::SideSetup& setup = run.bench.side_setup(state.side);
             if (!setup.make) continue;
             std::shared_ptr<void> made;
             try {
-                made = setup.make(context_.workload, context_.runtime.stream());
-                context_.runtime.synchronize();
+                made = setup.make(run.workload, runtime_.stream());
+                runtime_.synchronize();
             } catch (const std::exception& e) {
                 tear_down_after_failure();
-                context_.findings.fail("the " + side_name(state.side) + "'s setup failed: " + e.what());
+                findings.fail("the " + side_name(state.side) + "'s setup failed: " + e.what());
             }
             detail::Access::set_state(state.io, std::move(made), *setup.state_type);
         }
@@ -63,7 +65,7 @@ public:
     // After the workload's last call; a device error here is the run's.
     void tear_down() {
         torn_down_ = true;
-        context_.runtime.synchronize();
+        runtime_.synchronize();
         drop_states();
     }
 
@@ -71,17 +73,18 @@ private:
     void tear_down_after_failure() noexcept {
         torn_down_ = true;
         try {
-            context_.runtime.synchronize();
+            runtime_.synchronize();
         } catch (...) {  // NOLINT(bugprone-empty-catch): the failure already on its way is the run's
         }
         drop_states();
     }
 
     void drop_states() noexcept {
-        for (SideState& state : context_.sides) detail::Access::drop_state(state.io);
+        for (SideState& state : sides_) detail::Access::drop_state(state.io);
     }
 
-    WorkloadContext& context_;
+    Runtime& runtime_;
+    SideStates& sides_;
     bool torn_down_ = false;
 };
 
@@ -102,13 +105,13 @@ void log_workload(const RunOptions& options, const WorkloadRecord& result) {
 // A run that failed a check has no ratio to give, only its failures and each
 // workload's comparisons: its rounds from then on are --quick's, so the run
 // says what failed in seconds, where a full run would take a minute.
-StoppingParameters stopping_after_checks(const StoppingParameters& stopping, WorkloadContext& context) {
-    if (!context.findings.run_has_problems() || stopping.is_quick()) {
+StoppingParameters stopping_after_checks(const StoppingParameters& stopping, Findings& findings) {
+    if (!findings.run_has_problems() || stopping.is_quick()) {
         return stopping;
     }
-    if (context.findings.once_per_run("rounds shortened after a failed check")) {
-        context.findings.run_notice("the rounds after the run's first failed check were timed at --quick's length: "
-                                    "a ratio of calls that fail is no result; fix what failed and run again for one");
+    if (findings.once_per_run("rounds shortened after a failed check")) {
+        findings.run_notice("the rounds after the run's first failed check were timed at --quick's length: "
+                            "a ratio of calls that fail is no result; fix what failed and run again for one");
     }
     StoppingParameters quick = StoppingParameters::quick();
     quick.confidence = stopping.confidence;
@@ -126,30 +129,37 @@ WorkloadRecord measure_workload(const BenchDefinition& bench, const WindowContra
     WallTime& wall = result.wall;
     {
         const Stopwatch whole(wall.total_s);
-        WorkloadContext context(bench, contract, runtime, options, workload, record);
-        std::optional<SidesSetUp> set_up;
+        const SchedulerWatch scheduler;  // the timing thread's: the steps run on it
+        const RunState run{bench, contract, runtime, workload, scheduler, record.stopping, record.workloads};
+        Findings findings(record, workload);
+        SideStates states(workload, runtime.stream());
+        WorkloadTensors tensors;
+        std::optional<SidesSetUp> set_up;  // torn down before the tensors its calls used are freed
         {
             const Stopwatch setting_up(wall.setup_s);
-            make_workload_tensors(context, result);
-            set_up.emplace(context);
+            tensors = make_workload_tensors(run, findings, result);
+            make_layouts(run, tensors, states, findings);
+            set_up.emplace(run, states, findings);
         }
         {
             const Stopwatch checking(wall.correctness_s);
-            for (int v = 0; v < input_variants; ++v) check_untimed_calls(context, v);
+            for (int v = 0; v < input_variants; ++v) {
+                check_untimed_calls(run, tensors, states, findings, record.outputs, v);
+            }
         }
-        const StoppingParameters used = stopping_after_checks(stopping, context);
+        const StoppingParameters used = stopping_after_checks(stopping, findings);
         result.stopping_preset = used.preset;
-        measure_rounds(context, used, continued, result);
+        measure_rounds(run, tensors, states, findings, record.outputs, used, continued, result);
         {
             const Stopwatch pipelining(wall.pipelined_s);
-            measure_pipelined(context, result);
+            measure_pipelined(run, tensors, states, findings, result);
         }
         {
             const Stopwatch profiling(wall.profiled_s);
-            profile_sides(context, result);
+            profile_sides(run, tensors, states, findings, result);
         }
         set_up->tear_down();
-        if (result.prep) result.prep->mutated.assign(context.mutated.begin(), context.mutated.end());
+        if (result.prep) result.prep->mutated.assign(tensors.mutated.begin(), tensors.mutated.end());
     }
     log_workload(options, result);
     return result;

@@ -70,7 +70,7 @@ struct PrepRecord {
 };
 
 // One paired round: both sides timed back to back, each from a cold cache
-// (WorkloadContext::SweptRound).
+// (SweptRound, harness/swept_round.hpp).
 struct Round {
     Side first = Side::reference;      // the side timed first (the order alternates)
     int input_variant = 0;             // 0 and 1 alternate; a fresh round's is its own, from 2 on

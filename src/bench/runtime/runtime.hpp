@@ -120,7 +120,7 @@ public:
     // nothing, the L2 flush is a memset of twice its size.
     virtual void evict(const Tensor& tensor) { static_cast<void>(tensor); }
     // Whether evict() takes a tensor out of every cache level. Then a round's
-    // two calls share one flush (WorkloadContext::SweptRound): the call between
+    // two calls share one flush (SweptRound, harness/swept_round.hpp): the call between
     // the flush and a side's own touched none of that side's lines but those of
     // its tensors, which are evicted before it.
     [[nodiscard]] virtual bool evicts_tensors() const { return false; }
