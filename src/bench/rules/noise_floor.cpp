@@ -6,10 +6,7 @@ namespace forge::bench {
 
 namespace {
 
-double reach(const stats::RatioInterval& interval) {
-    if (!(interval.ratio > 0.0)) return 0.0;
-    return std::max(interval.high / interval.ratio - 1.0, 1.0 - interval.low / interval.ratio);
-}
+double reach(const stats::RatioInterval& interval) { return std::max(interval.high - 1.0, 1.0 - interval.low); }
 
 bool leaves_out_one(const stats::RatioInterval& interval) { return interval.low > 1.0 || interval.high < 1.0; }
 

@@ -18,10 +18,10 @@ struct NoiseFloor {
     std::size_t workloads = 0;
     std::size_t workloads_called_apart = 0;  // whose interval leaves out 1
     bool run_called_apart = false;           // the geometric mean's interval leaves out 1
-    // The farthest any interval's end lies from its ratio, as a fraction of it
-    // (max of high / ratio - 1 and 1 - low / ratio, over the workloads and the
-    // geometric mean): a ratio at least that far from 1 reads apart from 1 at
-    // these settings, on intervals as wide as this run's.
+    // The farthest any interval's end lies from 1, the true ratio (max of
+    // high - 1 and 1 - low, over the workloads and the geometric mean): an
+    // interval as wide and as far off as this run's could read a true change
+    // of less than that either way, so only a larger one is told apart.
     double resolves = 0.0;
 };
 
