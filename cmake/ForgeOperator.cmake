@@ -12,7 +12,7 @@ include_guard(GLOBAL)
 # Options (none yet); keywords that take one value; keywords that take a list:
 # the card's files by role, then the libraries, then the rest.
 set(_forge_file_keywords REFERENCE STUDENT BENCH PREP)
-set_property(GLOBAL PROPERTY _FORGE_OPERATOR_OPTIONS QUICK)
+set_property(GLOBAL PROPERTY _FORGE_OPERATOR_OPTIONS QUICK NOISE_FLOOR)
 set_property(GLOBAL PROPERTY _FORGE_OPERATOR_ONE_VALUE_KEYWORDS DIRECTORY BACKEND GATE TIMEOUT PRECISION TIME_CAP)
 set_property(GLOBAL PROPERTY _FORGE_OPERATOR_FILE_KEYWORDS ${_forge_file_keywords})
 set_property(GLOBAL PROPERTY _FORGE_OPERATOR_MULTI_VALUE_KEYWORDS
@@ -252,7 +252,7 @@ function(forge_add_operator)
     set(arg_LAUNCHER "${CMAKE_TEST_LAUNCHER}")
   endif()
   _forge_add_operator_tests(${name} "${card}" ${arg_BACKEND} "${arg_GATE}" "${arg_TIMEOUT}" "${arg_LABELS}"
-    "${stopping_args}" "${arg_LAUNCHER}")
+    "${stopping_args}" "${arg_LAUNCHER}" "${arg_NOISE_FLOOR}")
 endfunction()
 
 # `words` (a list) as prose, in `out`: "A", "A and B", "A, B and C".

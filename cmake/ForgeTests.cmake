@@ -46,13 +46,14 @@ function(_forge_bench_stopping_args context quick precision time_cap out)
   set(${out} "${args}" PARENT_SCOPE)
 endfunction()
 
-# forge.<name>.bench, .prep, .credit and, with a gate, .gate; `stopping_args`
+# forge.<name>.bench, .prep, .credit, with a gate .gate, and with `noise_floor`
+# .a_a.reference and .a_a.student (each side timed against itself); `stopping_args`
 # from _forge_bench_stopping_args; `launcher` (a list, may be empty) goes
 # before the bench's command, as `srun;--gres=gpu:1` makes each bench a Slurm
 # job, under `forge launch`, which ends the launcher when CTest's timeout kills
 # the test (a killed srun would leave its job running). The checks only read
 # files: they run where CTest runs.
-function(_forge_add_operator_tests name card backend gate timeout labels stopping_args launcher)
+function(_forge_add_operator_tests name card backend gate timeout labels stopping_args launcher noise_floor)
   set(contract "${card}/window.toml")
   set(run_dir "${CMAKE_CURRENT_BINARY_DIR}/${name}")
   set(eval "${run_dir}/eval.json")
@@ -99,8 +100,30 @@ function(_forge_add_operator_tests name card backend gate timeout labels stoppin
     LABELS "forge;check${labels}"
     SKIP_RETURN_CODE 77)
 
+  # The card's noise floor: each side's own eval.json, where `forge report` finds
+  # it beside the card's (docs/design/measurement.md, "The card's own noise floor").
+  set(a_a_tests "")
+  if(noise_floor)
+    foreach(side IN ITEMS reference student)
+      set(test forge.${name}.a_a.${side})
+      set(a_a_args --contract "${contract}" --eval "${run_dir}/a_a.${side}/eval.json" --operator "${name}"
+        ${stopping_args} --a-a ${side})
+      add_test(NAME ${test} COMMAND ${bench_command} ${a_a_args} WORKING_DIRECTORY "${run_dir}")
+      set_tests_properties(${test} PROPERTIES
+        FIXTURES_REQUIRED forge.build
+        LABELS "forge;bench;a_a;${backend_label}${labels}"
+        SKIP_RETURN_CODE 77)
+      if(backend STREQUAL "CUDA")
+        _forge_gpu_bench_properties(${test})
+      elseif(NOT launcher)
+        set_tests_properties(${test} PROPERTIES RUN_SERIAL TRUE)
+      endif()
+      list(APPEND a_a_tests ${test})
+    endforeach()
+  endif()
+
   if(NOT timeout STREQUAL "")
-    set_tests_properties(forge.${name}.bench ${checks} PROPERTIES TIMEOUT ${timeout})
+    set_tests_properties(forge.${name}.bench ${checks} ${a_a_tests} PROPERTIES TIMEOUT ${timeout})
   endif()
 endfunction()
 

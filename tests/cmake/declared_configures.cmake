@@ -3,7 +3,7 @@
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 set(source "${WORK_DIR}/consumer")
-set(body "forge_add_operator(scale BACKEND HOST GATE 0.5 LABELS nightly TIMEOUT 120)\n")
+set(body "forge_add_operator(scale BACKEND HOST GATE 0.5 LABELS nightly TIMEOUT 120 NOISE_FLOOR)\n")
 set(languages CXX)
 # A CUDA card needs the CUDA harness: the package's, or the source build's when
 # it is turned on.
@@ -54,7 +54,8 @@ foreach(i RANGE ${last})
 endforeach()
 
 file(READ "${WORK_DIR}/build/CTestTestfile.cmake" testfile)
-foreach(test IN ITEMS forge.build forge.scale.bench forge.scale.prep forge.scale.credit forge.scale.gate)
+foreach(test IN ITEMS forge.build forge.scale.bench forge.scale.prep forge.scale.credit forge.scale.gate
+                     forge.scale.a_a.reference forge.scale.a_a.student)
   if(NOT test IN_LIST names)
     fail("no test ${test}; tests: ${names}")
   endif()
@@ -96,6 +97,21 @@ expect_match("${command_forge.scale.credit}" "forge[^\"]*\" \"credit\" ${check_a
 expect_match("${command_forge.scale.gate}" "forge[^\"]*\" \"credit\" ${check_args} \"--gate\" \"0\\.5\"$" "forge.scale.gate passes the GATE")
 if("forge.scale_cuda.gate" IN_LIST names)
   fail("GATE of one operator gave another a gate test")
+endif()
+# NOISE_FLOOR: each side timed against itself, into an eval.json of its own, as its bench runs.
+foreach(side IN ITEMS reference student)
+  set(props "${props_forge.scale.a_a.${side}}")
+  expect_match("${props}" "FIXTURES_REQUIRED=\\[${ws}\"forge.build\"${ws}\\]" "forge.scale.a_a.${side} needs forge.build")
+  expect_match("${props}" "LABELS=\\[${ws}\"a_a\",${ws}\"bench\",${ws}\"forge\",${ws}\"host\",${ws}\"nightly\"${ws}\\]"
+    "forge.scale.a_a.${side}'s labels")
+  expect_match("${props}" "RUN_SERIAL=(ON|TRUE|true|1)" "forge.scale.a_a.${side} runs alone, as the bench")
+  expect_match("${props}" "TIMEOUT=120" "TIMEOUT reaches forge.scale.a_a.${side}")
+  expect_match("${command_forge.scale.a_a.${side}}"
+    "/forge_scale_bench\" \"--contract\" \"${source}/scale/window\\.toml\" \"--eval\" \"${WORK_DIR}/build/scale/a_a\\.${side}/eval\\.json\" \"--operator\" \"scale\" \"--quick\" \"--a-a\" \"${side}\"$"
+    "forge.scale.a_a.${side}'s command line")
+endforeach()
+if("forge.scale_cuda.a_a.reference" IN_LIST names)
+  fail("NOISE_FLOOR of one operator gave another its A/A tests")
 endif()
 
 if(cuda)
