@@ -92,3 +92,27 @@ BOOST_AUTO_TEST_CASE(an_a_a_run_calls_only_the_chosen_side_and_reports_its_noise
     BOOST_TEST(sides.eval["performance"]["a_a"].is_null());
     BOOST_TEST(student_calls.load() > 0);
 }
+
+BOOST_AUTO_TEST_CASE(an_a_a_run_of_the_student_does_not_ask_to_declare_the_reference_s_own_inputs) {
+    // The reference receives a tensor its forward saved; the student does not.
+    fb::Bench bench{fb::Backend::host};
+    for (std::int64_t n : {256, 512, 1024}) bench.workload("n" + std::to_string(n), {{"n", n}}, n);
+    bench.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
+        rng.normal(in.add("a", {w["n"]}, fb::DType::fp32));
+        rng.normal(in.add("b", {w["n"]}, fb::DType::fp32));
+        rng.normal(in.add("saved", {w["n"]}, fb::DType::fp32));
+    });
+    bench.outputs([](const fb::Workload& w) { return std::vector<fb::TensorSpec>{{"c", {w["n"]}, fb::DType::fp32}}; });
+    bench.reference(add);
+    bench.student(add);
+    forge::WindowContract contract = add_contract();
+    contract.reference_inputs.push_back("saved");
+    const fb::AgainstItself a_a = fb::against_itself(bench, contract, fb::Side::student);
+    fb::RunOptions options = quick_options();
+    options.against_itself = fb::Side::student;
+    const fb::RunResult result = fb::run(a_a.bench, a_a.contract, options);
+    BOOST_TEST(result.exit_code == 0);
+    for (const std::string& notice : result.notices) {
+        BOOST_TEST(notice.find("neither side's inputs") == std::string::npos, notice);
+    }
+}

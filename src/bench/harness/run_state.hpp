@@ -27,6 +27,7 @@ struct RunState {
     const SchedulerWatch& scheduler;     // the timing thread's: the steps run on it
     const StoppingParameters& stopping;  // the run's (record.stopping), not a retake's or a failed run's quick ones
     const std::vector<WorkloadRecord>& earlier;  // the run's workloads measured before this one
+    bool against_itself;  // an A/A run (RunRecord::against_itself): one side's declarations on both
 };
 
 }  // namespace forge::bench

@@ -130,7 +130,8 @@ WorkloadRecord measure_workload(const BenchDefinition& bench, const WindowContra
     {
         const Stopwatch whole(wall.total_s);
         const SchedulerWatch scheduler;  // the timing thread's: the steps run on it
-        const RunState run{bench, contract, runtime, workload, scheduler, record.stopping, record.workloads};
+        const RunState run{bench,     contract,        runtime,          workload,
+                           scheduler, record.stopping, record.workloads, record.against_itself.has_value()};
         Findings findings(record, workload);
         SideStates states(workload, runtime.stream());
         WorkloadTensors tensors;
