@@ -267,7 +267,8 @@ void render_credit(std::ostream& out, const OperatorReport& report) {
     out << "</tbody></table></div>";
 }
 
-void render_card(std::ostream& out, const OperatorReport& report, std::size_t index) {
+void render_card(std::ostream& out, const OperatorReport& report, std::size_t index,
+                 std::optional<double> noise_floor) {
     const OperatorSummary& row = report.summary;
     const Mark mark = html::mark_of(row.verdict);
     out << "<article class=\"card " << html::mark_class(mark) << "\" id=\"operator-" << index << "\""
@@ -287,6 +288,14 @@ void render_card(std::ostream& out, const OperatorReport& report, std::size_t in
     }
     if (row.precision_reached == false) out << "<span class=\"tag\">imprecise</span>";
     if (row.quick) out << "<span class=\"tag\">quick run</span>";
+    if (row.a_a) {
+        out << "<span class=\"tag a-a\"" << number_attribute("data-resolves", row.a_a->resolves) << ">A/A "
+            << escape(row.a_a->side) << ", resolves &plusmn;" << percent(row.a_a->resolves) << "</span>";
+    }
+    if (noise_floor) {
+        out << "<span class=\"tag noise-floor\"" << number_attribute("data-noise-floor", noise_floor)
+            << ">noise floor &plusmn;" << percent(*noise_floor) << "</span>";
+    }
     if (row.correctness == "FAILED") out << "<span class=\"tag bad\">outputs FAILED</span>";
     out << "</div>";
     out << "<p class=\"meta\">backend " << escape(row.backend.empty() ? "-" : row.backend) << " · prep "
@@ -358,7 +367,9 @@ void render_report_html(std::ostream& out, const std::vector<OperatorReport>& re
     if (change_since.comparison) {
         render_comparison_section(out, *change_since.comparison, "Change since " + change_since.old_run);
     }
-    for (std::size_t i = 0; i < reports.size(); ++i) render_card(out, reports[i], i);
+    std::vector<OperatorSummary> rows;
+    for (const OperatorReport& report : reports) rows.push_back(report.summary);
+    for (std::size_t i = 0; i < reports.size(); ++i) render_card(out, reports[i], i, noise_floor_for(rows[i], rows));
     out << "</main>\n<footer class=\"page-footer\"><p>Written by <code>forge report --format html</code> from the "
            "eval.json files named on each card.</p></footer>\n</body>\n</html>\n";
 }

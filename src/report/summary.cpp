@@ -152,18 +152,6 @@ std::string interval_cell(const OperatorSummary& row) {
     return interval(row.ratio_ci->low, row.ratio_ci->high);
 }
 
-// The noise floor an A/A row of the same operator gives `row`, if the report holds one.
-std::optional<double> noise_floor_for(const OperatorSummary& row, const std::vector<OperatorSummary>& rows) {
-    if (row.a_a || !row.ran) return std::nullopt;
-    std::optional<double> floor;
-    for (const OperatorSummary& other : rows) {
-        if (other.a_a && other.operator_name == row.operator_name) {
-            floor = std::max(floor.value_or(0.0), other.a_a->resolves);
-        }
-    }
-    return floor;
-}
-
 std::string verdict_cell(const OperatorSummary& row, const std::vector<OperatorSummary>& rows) {
     std::string out = row.verdict.value_or("-");
     if (row.precision_reached == false) out += " (imprecise)";
@@ -264,6 +252,17 @@ constexpr std::string_view legend =
 
 bool OperatorSummary::healthy() const noexcept {
     return ran && correctness == "passed" && (prep == "held" || prep == "not needed" || a_a.has_value());
+}
+
+std::optional<double> noise_floor_for(const OperatorSummary& row, const std::vector<OperatorSummary>& rows) {
+    if (row.a_a || !row.ran) return std::nullopt;
+    std::optional<double> floor;
+    for (const OperatorSummary& other : rows) {
+        if (other.a_a && other.operator_name == row.operator_name) {
+            floor = std::max(floor.value_or(0.0), other.a_a->resolves);
+        }
+    }
+    return floor;
 }
 
 OperatorReport read_operator(const std::string& eval_path) {

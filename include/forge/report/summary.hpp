@@ -60,6 +60,12 @@ struct OperatorReport {
     std::optional<RunHistory> history;
 };
 
+// The widest noise floor (NoiseFloorReading::resolves) that an A/A row of
+// `row`'s operator among `rows` gives it; none for an A/A row itself, a row
+// that did not run, or an operator with no A/A row.
+[[nodiscard]] std::optional<double> noise_floor_for(const OperatorSummary& row,
+                                                    const std::vector<OperatorSummary>& rows);
+
 // Reads the eval (absent: a row saying the bench did not run) and the contract
 // it names ("contract" key) for the prep check and the credit. Throws EvalError
 // when the eval is malformed.
