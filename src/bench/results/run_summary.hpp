@@ -37,8 +37,8 @@ struct RunSummary {
     std::optional<double> student_ms;
     // Each throughput figure's geometric mean over the workloads; none without declared work.
     std::optional<ThroughputBySide> throughput;
-    bool precision_reached = true;  // every workload's
-    bool drift_flagged = false;     // any workload's
+    bool precision_reached = true;          // every workload's
+    bool drift_flagged = false;             // any workload's
     std::optional<NoiseFloor> noise_floor;  // an A/A run's (RunRecord::against_itself)
 };
 
