@@ -368,6 +368,7 @@ void render_report_html(std::ostream& out, const std::vector<OperatorReport>& re
         render_comparison_section(out, *change_since.comparison, "Change since " + change_since.old_run);
     }
     std::vector<OperatorSummary> rows;
+    rows.reserve(reports.size());
     for (const OperatorReport& report : reports) rows.push_back(report.summary);
     for (std::size_t i = 0; i < reports.size(); ++i) render_card(out, reports[i], i, noise_floor_for(rows[i], rows));
     out << "</main>\n<footer class=\"page-footer\"><p>Written by <code>forge report --format html</code> from the "

@@ -52,7 +52,7 @@ void make_variant(RunState run, WorkloadTensors& tensors, Findings& findings, st
 
     // The prep step: outside every window and before this workload's profiled calls.
     PrepIo io = detail::Access::make_prep_io(
-        run.workload, pool, [&runtime](TensorSpec spec) { return runtime.allocate(spec); }, runtime.stream());
+        run.workload, pool, [&runtime](const TensorSpec& spec) { return runtime.allocate(spec); }, runtime.stream());
     runtime.flush_cache();
     const double ms = runtime.time_call([&] { prep_step(io); });
     runtime.synchronize();
