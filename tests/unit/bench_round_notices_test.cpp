@@ -41,6 +41,18 @@ BOOST_AUTO_TEST_CASE(an_interval_short_of_the_precision_says_how_wide_and_why_it
                    {"+/-5%", "after 120 rounds", "not the +/-1% asked", "stopped by the time cap", "--precision"}));
 }
 
+BOOST_AUTO_TEST_CASE(an_interval_narrow_enough_from_rounds_that_were_not_quiet_says_why_it_does_not_count) {
+    fb::WorkloadRecord record = settled(15);
+    record.ratio = {2.0, 1.95, 2.05};  // +/-2.5%, within the 5% asked
+    record.stop = fb::StopReason::wall_cap;
+    record.selection = fb::RoundSelection::undisturbed;
+    fb::StoppingParameters stopping = fb::StoppingParameters::standard();
+    stopping.precision = 0.05;
+    const std::vector<std::string> notices = fb::round_notices(record, stopping, 6);
+    BOOST_TEST(any_has(notices, {"+/-2.5%", "within the +/-5% asked but from rounds that were not quiet"}));
+    BOOST_TEST(!any_has(notices, {"not the +/-5% asked"}));
+}
+
 BOOST_AUTO_TEST_CASE(too_few_quiet_rounds_says_how_many_were_and_what_the_ratio_came_from) {
     fb::WorkloadRecord record = settled(50);
     record.selection = fb::RoundSelection::undisturbed;
