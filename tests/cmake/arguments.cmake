@@ -4,7 +4,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 set(source "${WORK_DIR}/project/consumer")
 set(cases
-  "BACKEND HOST REFERNCE r.cpp|unknown argument \"REFERNCE\". The keywords are QUICK (alone), DIRECTORY, BACKEND, GATE, TIMEOUT, PRECISION and TIME_CAP (with one value) and REFERENCE, STUDENT, BENCH, PREP, LIBRARIES, REFERENCE_LIBRARIES, STUDENT_LIBRARIES, LABELS and LAUNCHER (with a list)."
+  "BACKEND HOST REFERNCE r.cpp|unknown argument \"REFERNCE\". The keywords are QUICK and NOISE_FLOOR (alone), DIRECTORY, BACKEND, GATE, TIMEOUT, PRECISION and TIME_CAP (with one value) and REFERENCE, STUDENT, BENCH, PREP, LIBRARIES, REFERENCE_LIBRARIES, STUDENT_LIBRARIES, LABELS and LAUNCHER (with a list)."
   "BACKEND HOST PRECISION 1.5|PRECISION is \"1.5\""
   "BACKEND HOST PRECISION 1%|it must be a fraction between 0 and 1: how narrow each workload's 95% interval must be"
   "BACKEND HOST TIME_CAP 0|TIME_CAP is \"0\""
