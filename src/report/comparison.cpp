@@ -18,12 +18,20 @@ bool names_an_eval(const fs::path& file) {
 }
 
 // "layernorm_bwd" of ".../layernorm_bwd.eval.json", the directory's name of ".../layernorm_bwd/eval.json".
-std::string card_name(const EvalReport& eval) {
+std::string operator_of(const EvalReport& eval) {
     if (eval.operator_name) return *eval.operator_name;
     const fs::path file(eval.path);
     const std::string name = file.filename().string();
     if (name == "eval.json") return file.parent_path().filename().string();
     return name.substr(0, name.size() - std::string(".eval.json").size());
+}
+
+// The operator, and for an A/A run (NOISE_FLOOR's, beside the card's eval.json in
+// a build tree) the side: compared with the same side's A/A run, never the card.
+std::string card_name(const EvalReport& eval) {
+    std::string name = operator_of(eval);
+    if (eval.a_a) name.append(" (A/A ").append(eval.a_a->side).append(")");
+    return name;
 }
 
 std::map<std::string, const EvalReport*> by_card(const std::vector<EvalReport>& run) {
