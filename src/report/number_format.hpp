@@ -39,13 +39,16 @@ inline std::string interval(double low, double high) {
         }
         return text;
     };
-    return "[" + end(low) + ", " + end(high) + "]";
+    // Appended, not "[" + std::string&&: GCC 12 at -O3 reads that insert as an overlapping copy (-Wrestrict).
+    std::string out = "[";
+    out.append(end(low)).append(", ").append(end(high)).append("]");
+    return out;
 }
 
 // GB/s with its share of the device's peak DRAM bandwidth, where known: "812.4 (20% of peak)".
 inline std::string bandwidth(std::optional<double> gbps, std::optional<double> peak_fraction) {
     std::string out = rate(gbps);
-    if (gbps && peak_fraction) out += " (" + fixed(*peak_fraction * 100.0, 0) + "% of peak)";
+    if (gbps && peak_fraction) out.append(" (").append(fixed(*peak_fraction * 100.0, 0)).append("% of peak)");
     return out;
 }
 
