@@ -172,7 +172,11 @@ BOOST_AUTO_TEST_CASE(answers_looked_up_by_a_few_input_values_fail_against_the_re
 BOOST_AUTO_TEST_CASE(a_reading_past_the_memorys_bandwidth_fails_the_run) {
     fb::Bench b = add_bench(add);
     b.work([](const fb::Workload&) { return fb::Work{.bytes = 1e13}; });
-    const fb::RunResult result = quick_run(b, add_contract());
+    // The ceiling holds only behind a flush that evicts: the full one, twice the
+    // last-level cache (quick_options' 8 MiB leaves a 32 MiB L3 warm).
+    fb::RunOptions options = quick_options();
+    options.host_flush_bytes = 0;
+    const fb::RunResult result = fb::run(b, add_contract(), options);
     const json& device = result.eval["device"];
     BOOST_TEST_REQUIRE(device["flush_probe"]["effective"] == true);  // else no ceiling holds, and none is applied
     BOOST_TEST(device["memory_bandwidth"]["gbps"].get<double>() > 0.1);
@@ -184,6 +188,29 @@ BOOST_AUTO_TEST_CASE(a_reading_past_the_memorys_bandwidth_fails_the_run) {
                                       "1e+07 MB that bench.work declares", "past what this machine's memory gives",
                                       "at the run's start and again at its end", "refused past 2x that"}),
             side);
+    }
+}
+
+// The same for arithmetic: a reading that does the declared FLOPs faster than
+// this machine computes (its device.compute_peak, fp32 multiply-adds on the
+// widest vectors, times 8): a bench declaring 10 PFLOP a call, so both sides
+// are refused once the peak has been measured again. Where the CPU has AMX no
+// ceiling holds, and none is applied.
+BOOST_AUTO_TEST_CASE(a_reading_past_the_machines_arithmetic_fails_the_run) {
+    fb::Bench b = add_bench(add);
+    b.work([](const fb::Workload&) { return fb::Work{.flops = 1e16}; });
+    const fb::RunResult result = quick_run(b, add_contract());
+    const json& peak = result.eval["device"]["compute_peak"];
+    BOOST_TEST_REQUIRE(peak["checked"] == true);
+    BOOST_TEST(peak["gflops"].get<double>() > 1.0);
+    BOOST_TEST(peak["threads"].get<int>() >= 1);
+    BOOST_TEST(peak["measured_again"] == true);
+    BOOST_TEST(result.exit_code == forge::exit_code::problems);
+    for (const std::string side : {"student", "reference"}) {
+        BOOST_TEST(any_has(result.problems, {"workload 'w0'", "the " + side + "'s median call",
+                                             "1e+07 GFLOP that bench.work declares", "past what this machine computes",
+                                             "at the run's start and again at its end", "refused past 8x that"}),
+                   side);
     }
 }
 

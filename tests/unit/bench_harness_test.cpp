@@ -459,8 +459,9 @@ BOOST_AUTO_TEST_CASE(throughput_round_trips_through_eval_json_with_and_without_w
     });
     const fb::RunResult declared = quick_run(bench, add_contract());
     BOOST_TEST_REQUIRE(declared.exit_code == forge::exit_code::ok);
-    // Readings within the memory's ceiling: the bandwidth is not measured again.
+    // Readings within the memory's and the arithmetic's ceilings: neither is measured again.
     BOOST_TEST(declared.eval["device"]["memory_bandwidth"]["measured_again"] == false);
+    BOOST_TEST(declared.eval["device"]["compute_peak"]["measured_again"] == false);
     const json& first = declared.eval["performance"]["workloads"][0];
     BOOST_TEST(first["work"]["flops"] == 256.0);
     BOOST_TEST(first["work"]["bytes"] == 3072.0);

@@ -1,5 +1,6 @@
 // A side's median call held to the memory's ceiling for the bytes the bench
-// declares (beyond_memory_ceiling), with made-up figures.
+// declares (beyond_memory_ceiling) and to the arithmetic's for its FLOPs
+// (beyond_compute_ceiling), with made-up figures; and the HOST compute peak.
 #define BOOST_TEST_MODULE bench_physical_floor
 #include <boost/test/unit_test.hpp>
 
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "rules/physical_floor.hpp"
+#include "runtime/host/compute_peak.hpp"
 
 namespace fb = forge::bench;
 
@@ -46,3 +48,34 @@ BOOST_AUTO_TEST_CASE(nothing_is_judged_without_declared_bytes_or_a_reading) {
     BOOST_TEST(!fb::beyond_memory_ceiling(fb::Side::student, fb::Work{.bytes = 1e9}, 0.0, host_ceiling));
     BOOST_TEST(!fb::beyond_memory_ceiling(fb::Side::student, fb::Work{.bytes = 1e9}, 1.0, fb::MemoryCeiling{}));
 }
+
+BOOST_AUTO_TEST_CASE(a_call_past_the_arithmetics_ceiling_times_its_margin_is_refused_with_the_figures) {
+    const fb::ComputeCeiling ceiling{.gflops = 100.0, .margin = 8.0, .source = "a measurement"};
+    // 2 TFLOP in 2 ms: 1e6 GFLOP/s, past 8 x 100; 1.6 TFLOP in 2 s: 800 GFLOP/s, at 8x, not past it.
+    const auto why = fb::beyond_compute_ceiling(fb::Side::student, fb::Work{.flops = 2e12}, 2.0, ceiling);
+    BOOST_TEST(has(why, "the student's median call (2 ms)"));
+    BOOST_TEST(has(why, "2e+03 GFLOP that bench.work declares at 1e+06 GFLOP/s"));
+    BOOST_TEST(has(why, "(100 GFLOP/s, a measurement; refused past 8x that)"));
+    BOOST_TEST(has(why, "bench.work declares more FLOPs than the operation does"));
+    BOOST_TEST(!fb::beyond_compute_ceiling(fb::Side::student, fb::Work{.flops = 1.6e12}, 2000.0, ceiling));
+    BOOST_TEST(has(fb::beyond_compute_ceiling(fb::Side::reference, fb::Work{.flops = 1.6e12}, 1900.0, ceiling),
+                   "the reference's median call"));
+    // Declared bytes alone, no reading, or no ceiling: nothing is judged.
+    BOOST_TEST(!fb::beyond_compute_ceiling(fb::Side::student, fb::Work{.bytes = 1e12}, 1e-6, ceiling));
+    BOOST_TEST(!fb::beyond_compute_ceiling(fb::Side::student, fb::Work{.flops = 1e12}, 0.0, ceiling));
+    BOOST_TEST(!fb::beyond_compute_ceiling(fb::Side::student, fb::Work{.flops = 1e12}, 1.0, fb::ComputeCeiling{}));
+}
+
+#if defined(__x86_64__)
+BOOST_AUTO_TEST_CASE(the_host_compute_peak_is_measured_on_the_widest_vectors) {
+    const fb::ComputePeak peak = fb::measure_compute_peak();
+    // Any x86-64 core does 4 fp32 lanes of a multiply and an add a cycle at 1 GHz or more.
+    BOOST_TEST(peak.gflops > 4.0);
+    BOOST_TEST(peak.threads >= 1U);
+    __builtin_cpu_init();
+    const std::string widest = __builtin_cpu_supports("avx512f")                                 ? "avx512f"
+                               : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? "avx2+fma"
+                                                                                                 : "sse2";
+    BOOST_TEST(peak.instructions == widest);
+}
+#endif

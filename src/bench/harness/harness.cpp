@@ -60,33 +60,51 @@ void retake_busy_workloads(const BenchDefinition& bench, const WindowContract& c
     }
 }
 
-// The bootstrap's seed: fixed by the workloads' own seeds, so the same rounds
-// always give the same interval.
-// Whether a side's median call passed the memory's ceiling for the bytes the
-// bench declares (physical_floor.hpp).
-bool any_reading_past(const MemoryCeiling& ceiling, const RunRecord& record) {
+// Whether a side's median call passed the memory's or the arithmetic's
+// ceiling for the bytes or FLOPs the bench declares (physical_floor.hpp).
+template <typename Ceiling, typename Beyond>
+bool any_reading_past(const Ceiling& ceiling, Beyond beyond, const RunRecord& record) {
     for (const WorkloadRecord& w : record.workloads) {
         if (!w.work) continue;
         for (const Side side : sides) {
-            if (beyond_memory_ceiling(side, *w.work, w.side(side).samples.median, ceiling)) return true;
+            if (beyond(side, *w.work, w.side(side).samples.median, ceiling)) return true;
         }
     }
     return false;
 }
 
-// Each side's median call held to the memory's ceiling: a reading past it is a
-// problem of the run.
-void refuse_readings_past(const MemoryCeiling& ceiling, RunRecord& record) {
+// Each side's median call held to a ceiling: a reading past it is a problem of the run.
+template <typename Ceiling, typename Beyond>
+void refuse_readings_past(const Ceiling& ceiling, Beyond beyond, RunRecord& record) {
     for (const WorkloadRecord& w : record.workloads) {
         if (!w.work) continue;
         for (const Side side : sides) {
-            if (auto why = beyond_memory_ceiling(side, *w.work, w.side(side).samples.median, ceiling)) {
+            if (auto why = beyond(side, *w.work, w.side(side).samples.median, ceiling)) {
                 record.problems.push_back("workload '" + w.workload->name + "': " + *why);
             }
         }
     }
 }
 
+// The physical floor: readings past the memory's or the arithmetic's ceiling,
+// each refused only after the runtime measured that ceiling again.
+void hold_to_the_machine(Runtime& runtime, RunRecord& record) {
+    if (const std::optional<MemoryCeiling> ceiling = runtime.memory_ceiling()) {
+        if (any_reading_past(*ceiling, beyond_memory_ceiling, record)) {
+            refuse_readings_past(runtime.memory_ceiling_measured_again().value_or(*ceiling), beyond_memory_ceiling,
+                                 record);
+        }
+    }
+    if (const std::optional<ComputeCeiling> ceiling = runtime.compute_ceiling()) {
+        if (any_reading_past(*ceiling, beyond_compute_ceiling, record)) {
+            refuse_readings_past(runtime.compute_ceiling_measured_again().value_or(*ceiling), beyond_compute_ceiling,
+                                 record);
+        }
+    }
+}
+
+// The bootstrap's seed: fixed by the workloads' own seeds, so the same rounds
+// always give the same interval.
 std::uint64_t bootstrap_seed(const RunRecord& record) {
     std::uint64_t seed = 0x666F726765ULL;  // "forge"
     for (const WorkloadRecord& w : record.workloads) seed = seed * 0x100000001B3ULL ^ w.workload->seed;
@@ -179,11 +197,7 @@ RunResult run(const Bench& card_bench, const WindowContract& contract, const Run
             if (bench.declare_work()) record.workloads.back().work = bench.declare_work()(workload);
         }
         retake_busy_workloads(bench, contract, *runtime, options, record);
-        if (const std::optional<MemoryCeiling> ceiling = runtime->memory_ceiling()) {
-            if (any_reading_past(*ceiling, record)) {
-                refuse_readings_past(runtime->memory_ceiling_measured_again().value_or(*ceiling), record);
-            }
-        }
+        hold_to_the_machine(*runtime, record);
         record.complete = true;
     } catch (const std::exception& e) {
         // A call that threw (an undeclared tensor, a failed launch): no numbers for this run.

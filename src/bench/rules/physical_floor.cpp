@@ -23,4 +23,21 @@ std::optional<std::string> beyond_memory_ceiling(Side side, const Work& work, do
     return text.str();
 }
 
+std::optional<std::string> beyond_compute_ceiling(Side side, const Work& work, double median_ms,
+                                                  const ComputeCeiling& ceiling) {
+    if (!work.flops || *work.flops <= 0.0 || !(median_ms > 0.0) || !(ceiling.gflops > 0.0)) return std::nullopt;
+    const double gflops = *work.flops / (median_ms * 1e6);
+    if (gflops <= ceiling.margin * ceiling.gflops) return std::nullopt;
+    std::ostringstream text;
+    text.precision(3);
+    text << "the " << side_name(side) << "'s median call (" << median_ms << " ms) would have done the "
+         << *work.flops / 1e9 << " GFLOP that bench.work declares at " << gflops << " GFLOP/s, past what this "
+         << "machine computes (" << ceiling.gflops << " GFLOP/s, " << ceiling.source << "; refused past "
+         << ceiling.margin
+         << "x that): no call does that arithmetic so fast, so this one took its answer from "
+            "elsewhere (kept from an earlier call, made outside the window), its clock was not the harness's, "
+            "or bench.work declares more FLOPs than the operation does";
+    return text.str();
+}
+
 }  // namespace forge::bench

@@ -3,11 +3,9 @@
 // allows did not move them. Its answer came from somewhere else (kept from an
 // earlier call, made outside the window), or the bench declares more than the
 // operation moves; either way its ratio measures something else.
-//
-// Not checked: FLOP/s against a compute peak, which depends on the dtype, the
-// units a kernel uses and the clock under load, none of which a runtime
-// reports soundly (and which a HOST side compiled for a wider vector unit than
-// the harness's would pass).
+// Likewise a call that did the FLOPs it declares faster than the machine's
+// arithmetic allows (HOST): the ceiling is a measured fp32 multiply-add peak,
+// with room for kernels on narrower types (compute_ceiling()).
 #pragma once
 
 #include <optional>
@@ -22,5 +20,10 @@ namespace forge::bench {
 // under `ceiling`; nullopt when it can, or when nothing declares its bytes.
 [[nodiscard]] std::optional<std::string> beyond_memory_ceiling(Side side, const Work& work, double median_ms,
                                                                const MemoryCeiling& ceiling);
+
+// Why `side`'s median call of `median_ms` cannot have done `work`'s FLOPs
+// under `ceiling`; nullopt when it can, or when nothing declares its FLOPs.
+[[nodiscard]] std::optional<std::string> beyond_compute_ceiling(Side side, const Work& work, double median_ms,
+                                                                const ComputeCeiling& ceiling);
 
 }  // namespace forge::bench

@@ -75,6 +75,16 @@ struct MemoryCeiling {
     std::string source;  // how `gbps` was found, for the refusal's text
 };
 
+// The most arithmetic a call on this machine can show, in GFLOP/s, and how
+// far past it a reading may go before it is refused (physical_floor.hpp): a
+// measurement of one kind of unit (HOST: fp32 multiply-adds on the widest
+// vectors), which a kernel on narrower types or other units passes by some way.
+struct ComputeCeiling {
+    double gflops = 0.0;
+    double margin = 1.0;
+    std::string source;  // how `gflops` was found, for the refusal's text
+};
+
 class Runtime {
 public:
     virtual ~Runtime() = default;
@@ -89,6 +99,13 @@ public:
     // refused: a measurement a neighbour loaded the memory for reads too low
     // (HOST). A peak from the device's attributes stands as it is.
     [[nodiscard]] virtual std::optional<MemoryCeiling> memory_ceiling_measured_again() { return memory_ceiling(); }
+    // What no call can beat doing its declared FLOPs; nullopt where nothing sound
+    // bounds it (CUDA: a peak per type and unit the attributes do not give; HOST
+    // with AMX, whose matrix units are not measured).
+    [[nodiscard]] virtual std::optional<ComputeCeiling> compute_ceiling() const { return std::nullopt; }
+    // The ceiling measured again before a reading past compute_ceiling() is
+    // refused, as memory_ceiling_measured_again().
+    [[nodiscard]] virtual std::optional<ComputeCeiling> compute_ceiling_measured_again() { return compute_ceiling(); }
     // What a reader of eval.json should know about this machine's measurements
     // (HOST: a cache flush that does not evict); passed on as notices.
     [[nodiscard]] virtual std::vector<std::string> notices() const { return {}; }

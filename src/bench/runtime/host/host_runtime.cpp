@@ -15,6 +15,7 @@
 #include "forge/eval/eval_keys.hpp"
 #include "runtime/guarded_memory.hpp"
 #include "runtime/host/cache_flush.hpp"
+#include "runtime/host/compute_peak.hpp"
 #include "runtime/host/flush_probe.hpp"
 #include "runtime/host/memory_bandwidth.hpp"
 #include "runtime/host/steal_time.hpp"
@@ -73,8 +74,8 @@ public:
         : cache_(last_level_cache()), flusher_(flush_bytes > 0 ? flush_bytes : 2 * cache_.bytes),
           probe_(probe_flush(flusher_, cache_.bytes)),
           bandwidth_(measure_memory_bandwidth(bandwidth_buffer_bytes(flusher_.bytes()))),
-          load_at_start_(load_average()), huge_pages_(transparent_huge_pages()),
-          times_at_start_(read_cpu_times(pin_.cpu())) {}
+          compute_(measure_compute_peak()), has_amx_(has_matrix_units()), load_at_start_(load_average()),
+          huge_pages_(transparent_huge_pages()), times_at_start_(read_cpu_times(pin_.cpu())) {}
 
     [[nodiscard]] nlohmann::json device_facts() const override {
         const std::string cpufreq =
@@ -100,6 +101,13 @@ public:
                   {"buffer_bytes", bandwidth_.bytes},
                   {"threads", bandwidth_.threads},
                   {"measured_again", bandwidth_measured_again_}}},
+                {"compute_peak",
+                 {{"gflops", compute_.gflops},
+                  {"threads", compute_.threads},
+                  {"instructions",
+                   compute_.instructions.empty() ? nlohmann::json(nullptr) : nlohmann::json(compute_.instructions)},
+                  {"measured_again", compute_measured_again_},
+                  {"checked", compute_ceiling().has_value()}}},
                 {"transparent_huge_pages", huge_pages_.empty() ? nlohmann::json(nullptr) : nlohmann::json(huge_pages_)},
                 {"flush_probe",
                  {{"working_set_bytes", probe_.working_set_bytes},
@@ -165,6 +173,33 @@ public:
             bandwidth_measured_again_ = true;
         }
         return memory_ceiling();
+    }
+
+    // Not where the CPU has matrix units (AMX), whose bf16 and int8 peaks are
+    // many times the vectors' and are not measured.
+    [[nodiscard]] std::optional<ComputeCeiling> compute_ceiling() const override {
+        if (has_amx_ || !(compute_.gflops > 0.0)) return std::nullopt;
+        return ComputeCeiling{
+            .gflops = compute_.gflops,
+            .margin = host_compute_margin,
+            .source = "the best of fp32 " + compute_.instructions + " multiply-adds on " +
+                      std::to_string(compute_.threads) + " thread(s) " +
+                      (compute_measured_again_ ? "at the run's start and again at its end" : "at the run's start") +
+                      " (device.compute_peak)"};
+    }
+
+    // A neighbour busy on the CPUs when the run started lowers the reading, as
+    // it does the memory's: measured again, a few times, before refusing.
+    [[nodiscard]] std::optional<ComputeCeiling> compute_ceiling_measured_again() override {
+        if (!compute_measured_again_) {
+            for (int attempt = 0; attempt < 5; ++attempt) {
+                if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                const ComputePeak again = measure_compute_peak();
+                if (again.gflops > compute_.gflops) compute_ = again;
+            }
+            compute_measured_again_ = true;
+        }
+        return compute_ceiling();
     }
 
     [[nodiscard]] Stream stream() const override { return nullptr; }
@@ -238,6 +273,17 @@ private:
     // reading, and a neighbour lowers the reading: only twice it is beyond doubt
     // (docs/design/threat-model.md; the figures: docs/lab/README.md).
     static constexpr double host_bandwidth_margin = 2.0;
+    // The measured peak is fp32 multiply-adds; the same vectors do 4x the
+    // operations on int8 (dot-product instructions), and a clock that was lower
+    // while it was measured than during a call gives up to 2x more: only 8x it
+    // is beyond doubt (docs/design/threat-model.md).
+    static constexpr double host_compute_margin = 8.0;
+
+    static bool has_matrix_units() {
+        const std::vector<std::string> extensions = cpu_vector_extensions();
+        return std::any_of(extensions.begin(), extensions.end(),
+                           [](const std::string& extension) { return extension.starts_with("amx"); });
+    }
 
     // Four times the flush (itself twice the last-level cache), 64-256 MiB:
     // smaller than a cache the reading comes out higher, which only makes the
@@ -253,6 +299,9 @@ private:
     FlushProbe probe_;
     MemoryBandwidth bandwidth_;
     bool bandwidth_measured_again_ = false;  // memory_ceiling_measured_again()
+    ComputePeak compute_;
+    bool has_amx_ = false;
+    bool compute_measured_again_ = false;  // compute_ceiling_measured_again()
     nlohmann::json load_at_start_;
     std::string huge_pages_;  // transparent_huge_pages()
     std::optional<CpuTimes> times_at_start_;  // the timing thread's CPU's, or all CPUs' where unpinned
