@@ -6,7 +6,6 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
-#include <iostream>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -15,14 +14,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adversary_kernels.hpp"
-#include "bench_add_operator.hpp"
 #include "forge/bench/bench.hpp"
 #include "forge/bench/run.hpp"
 #include "forge/contract/contract.hpp"
 #include "forge/exit_code.hpp"
-#include "runtime/cuda/device_availability.hpp"
-#include "runtime/runtime.hpp"
+#include "adversary_kernels.hpp"
+#include "bench_add_operator.hpp"
+#include "cuda_test_main.hpp"
 
 // The CUDA counterparts of tests/unit/bench_adversary_test.cpp: one student per
 // trick a student could use on the GPU to win without doing the work, each held to
@@ -302,17 +300,4 @@ BOOST_AUTO_TEST_CASE(work_on_a_blocking_stream_of_its_own_is_inside_the_window) 
     }
 }
 
-// Skips (77) only when there is no device; a GPU CUDA cannot use (a driver too
-// old for this runtime) fails, naming the error, as the benches do.
-int main(int argc, char* argv[]) {
-    try {
-        fb::require_cuda_device(fb::ask_cuda_for_devices(), 0);
-    } catch (const fb::BackendUnavailable& e) {
-        std::cerr << "bench_cuda_adversary: " << e.what() << "\n";
-        return forge::exit_code::skipped;
-    } catch (const fb::BackendBroken& e) {
-        std::cerr << "bench_cuda_adversary: " << e.what() << "\n";
-        return 1;
-    }
-    return boost::unit_test::unit_test_main(&init_unit_test, argc, argv);
-}
+int main(int argc, char* argv[]) { return run_cuda_tests("bench_cuda_adversary", argc, argv); }

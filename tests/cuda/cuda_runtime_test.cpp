@@ -6,15 +6,13 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "adversary_kernels.hpp"
-#include "forge/exit_code.hpp"
+#include "cuda_test_main.hpp"
 #include "runtime/cuda/cuda_stream.hpp"
-#include "runtime/cuda/device_availability.hpp"
 #include "runtime/runtime.hpp"
 
 // The CUDA backend's profiled window, below the harness: where its edges fall
@@ -130,15 +128,4 @@ BOOST_AUTO_TEST_CASE(two_runtimes_of_one_process_share_the_gpu_claim) {
     BOOST_TEST(first->device_facts()["l2_bytes"].get<std::size_t>() > 0u);
 }
 
-int main(int argc, char* argv[]) {
-    try {
-        fb::require_cuda_device(fb::ask_cuda_for_devices(), 0);
-    } catch (const fb::BackendUnavailable& e) {
-        std::cerr << "cuda_runtime: " << e.what() << "\n";
-        return forge::exit_code::skipped;
-    } catch (const fb::BackendBroken& e) {
-        std::cerr << "cuda_runtime: " << e.what() << "\n";
-        return 1;
-    }
-    return boost::unit_test::unit_test_main(&init_unit_test, argc, argv);
-}
+int main(int argc, char* argv[]) { return run_cuda_tests("cuda_runtime", argc, argv); }

@@ -15,9 +15,8 @@
 #include "forge/bench/run.hpp"
 #include "forge/exit_code.hpp"
 #include "bench_add_operator.hpp"
+#include "cuda_test_main.hpp"
 #include "floor_kernels.hpp"
-#include "runtime/cuda/device_availability.hpp"
-#include "runtime/runtime.hpp"
 
 // What the CUDA backend's clock reads on a GPU, against two fixed points: a call
 // that does nothing (the floor of every reading) and a call of one kernel of a
@@ -92,16 +91,4 @@ BOOST_AUTO_TEST_CASE(a_200_us_kernel_reads_within_2_percent_of_cupti) {
     }
 }
 
-// Skips (77) only when there is no device; a GPU CUDA cannot use fails, naming the error.
-int main(int argc, char* argv[]) {
-    try {
-        fb::require_cuda_device(fb::ask_cuda_for_devices(), 0);
-    } catch (const fb::BackendUnavailable& e) {
-        std::cerr << "cuda_timing_floor: " << e.what() << "\n";
-        return forge::exit_code::skipped;
-    } catch (const fb::BackendBroken& e) {
-        std::cerr << "cuda_timing_floor: " << e.what() << "\n";
-        return 1;
-    }
-    return boost::unit_test::unit_test_main(&init_unit_test, argc, argv);
-}
+int main(int argc, char* argv[]) { return run_cuda_tests("cuda_timing_floor", argc, argv); }
