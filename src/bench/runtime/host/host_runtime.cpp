@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "forge/eval/eval_keys.hpp"
@@ -165,11 +166,8 @@ public:
     // several more measurements, a few tenths of a second apart, and the best.
     [[nodiscard]] std::optional<MemoryCeiling> memory_ceiling_measured_again() override {
         if (!bandwidth_measured_again_) {
-            for (int attempt = 0; attempt < 5; ++attempt) {
-                if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));
-                const MemoryBandwidth again = measure_memory_bandwidth(bandwidth_.bytes);
-                if (again.gbps > bandwidth_.gbps) bandwidth_ = again;
-            }
+            keep_the_best_of_five_more(
+                bandwidth_, [this] { return measure_memory_bandwidth(bandwidth_.bytes); }, &MemoryBandwidth::gbps);
             bandwidth_measured_again_ = true;
         }
         return memory_ceiling();
@@ -192,11 +190,7 @@ public:
     // it does the memory's: measured again, a few times, before refusing.
     [[nodiscard]] std::optional<ComputeCeiling> compute_ceiling_measured_again() override {
         if (!compute_measured_again_) {
-            for (int attempt = 0; attempt < 5; ++attempt) {
-                if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));
-                const ComputePeak again = measure_compute_peak();
-                if (again.gflops > compute_.gflops) compute_ = again;
-            }
+            keep_the_best_of_five_more(compute_, measure_compute_peak, &ComputePeak::gflops);
             compute_measured_again_ = true;
         }
         return compute_ceiling();
@@ -278,6 +272,17 @@ private:
     // while it was measured than during a call gives up to 2x more: only 8x it
     // is beyond doubt (docs/design/threat-model.md).
     static constexpr double host_compute_margin = 8.0;
+
+    // Five more measurements a few tenths of a second apart, `best` becoming the
+    // one whose `figure` is highest: a neighbour lowers a reading, none raises it.
+    template <typename Reading, typename Measure>
+    static void keep_the_best_of_five_more(Reading& best, Measure measure, double Reading::*figure) {
+        for (int attempt = 0; attempt < 5; ++attempt) {
+            if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            Reading again = measure();
+            if (again.*figure > best.*figure) best = std::move(again);
+        }
+    }
 
     static bool has_matrix_units() {
         const std::vector<std::string> extensions = cpu_vector_extensions();
