@@ -24,9 +24,6 @@ public:
 
 private:
     std::uint64_t state_[4];
-    // Box-Muller draws normals in pairs: the second waits here for the next call.
-    double spare_normal_ = 0.0;
-    bool has_spare_normal_ = false;
 };
 
 }  // namespace forge::bench
