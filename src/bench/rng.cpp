@@ -118,7 +118,7 @@ double Rng::normal() noexcept {
     for (;;) {
         const std::uint64_t bits = next();
         const auto layer = static_cast<std::size_t>(bits & (Ziggurat::layers - 1));
-        const double u = 2.0 * (static_cast<double>(bits >> 11) * 0x1.0p-53) - 1.0;  // (-1, 1), from other bits
+        const double u = 2.0 * (static_cast<double>(bits >> 11) * 0x1.0p-53) - 1.0;  // [-1, 1), from other bits
         if (std::abs(u) < z.inner[layer]) return u * z.x[layer];
         if (layer == 0) {
             // Past the base layer's edge: Marsaglia's tail beyond r. 1 - uniform() keeps logarithms finite.
