@@ -18,6 +18,9 @@ std::uint64_t splitmix64(std::uint64_t& state) noexcept {
 
 constexpr std::uint64_t rotl(std::uint64_t x, int k) noexcept { return (x << k) | (x >> (64 - k)); }
 
+// [0, 1) from a draw's top 53 bits.
+constexpr double unit_interval(std::uint64_t bits) noexcept { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
+
 // The ziggurat's layers under the standard normal's density (unnormalised,
 // exp(-x^2/2)): 128 of equal area `area`, the base layer's rectangle reaching
 // x[0] = area / f(r) to take in the tail beyond r. Built once, from the
@@ -107,7 +110,7 @@ std::uint64_t Rng::next() noexcept {
     return result;
 }
 
-double Rng::uniform() noexcept { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+double Rng::uniform() noexcept { return unit_interval(next()); }
 
 // Ziggurat (Marsaglia and Tsang 2000, as Doornik's ZIGNOR 2005 draws it: the
 // layer from bits apart from the abscissa's). Drawing a fresh round's inputs is
@@ -118,7 +121,7 @@ double Rng::normal() noexcept {
     for (;;) {
         const std::uint64_t bits = next();
         const auto layer = static_cast<std::size_t>(bits & (Ziggurat::layers - 1));
-        const double u = 2.0 * (static_cast<double>(bits >> 11) * 0x1.0p-53) - 1.0;  // [-1, 1), from other bits
+        const double u = 2.0 * unit_interval(bits) - 1.0;  // [-1, 1), from other bits than the layer
         if (std::abs(u) < z.inner[layer]) return u * z.x[layer];
         if (layer == 0) {
             // Past the base layer's edge: Marsaglia's tail beyond r. 1 - uniform() keeps logarithms finite.
