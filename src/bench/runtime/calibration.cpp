@@ -1,9 +1,9 @@
 #include "runtime/calibration.hpp"
 
 #include <cstdint>
-#include <numeric>
 
 #include "runtime/host/cache_flush.hpp"
+#include "runtime/host/sequential_read.hpp"
 #include "runtime/host_memory.hpp"
 #include "runtime/timer.hpp"
 
@@ -41,8 +41,7 @@ double MemoryCalibration::time_ms() const {
     evict_lines(buffer_.get(), memory_calibration_bytes);
     compiler_barrier();
     const std::int64_t start = now_ns();
-    const std::uint64_t sum = std::accumulate(words, words + memory_calibration_bytes / sizeof(std::uint64_t),
-                                              std::uint64_t{0});
+    const std::uint64_t sum = read_words(words, memory_calibration_bytes / sizeof(std::uint64_t));
     compiler_barrier();
     const std::int64_t stop = now_ns();
     [[maybe_unused]] volatile std::uint64_t sink = sum;
