@@ -2,9 +2,10 @@
 // (memory_bandwidth.hpp) and the rounds' memory calibration (calibration.hpp)
 // time. Their figures follow the memory only when this loop waits on it, so it
 // is optimised in every build type and left out of the sanitizers
-// (src/bench/CMakeLists.txt): at a Debug build's -O0 it ran at a third of the
-// memory's speed and read the same beside a memory-bandwidth neighbour as
-// without one (docs/lab/README.md, "The memory calibration in a Debug build").
+// (src/bench/CMakeLists.txt): at a Debug build's -O0 it ran at half the
+// memory's speed (a sixth or less under ASan) and read the same beside a
+// memory-bandwidth neighbour as without one (docs/lab/README.md, "The memory
+// calibration in a Debug build").
 #pragma once
 
 #include <cstddef>
