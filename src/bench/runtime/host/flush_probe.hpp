@@ -23,7 +23,11 @@ struct FlushProbe {
 // A dependent walk (a pointer chase in random order, one step per cache line,
 // so prefetchers cannot hide where the lines come from) over a quarter of the
 // last-level cache, at most 1 MiB: small enough to stay cached on a machine
-// whose neighbours share the last-level cache. 7 walks warm, 7 after `flusher`.
+// whose neighbours share the last-level cache. 7 walks warm, 7 after `flusher`;
+// up to twice more where that showed no eviction: a neighbour streaming
+// through a shared last-level cache can evict the warm walks as well (their
+// median then as slow as the flushed ones', in 4 of 80 fresh processes on a
+// shared 2-vCPU VM), while a flush that does not evict shows it in every try.
 [[nodiscard]] FlushProbe probe_flush(CacheFlusher& flusher, std::size_t last_level_cache_bytes);
 
 }  // namespace forge::bench
