@@ -1,14 +1,19 @@
 // A side's median call held to the memory's ceiling for the bytes the bench
 // declares (beyond_memory_ceiling) and to the arithmetic's for its FLOPs
-// (beyond_compute_ceiling), with made-up figures; and the HOST compute peak.
+// (beyond_compute_ceiling), with made-up figures; the HOST compute peak; and
+// the HOST memory ceiling raised to the run's fastest memory calibration.
 #define BOOST_TEST_MODULE bench_physical_floor
 #include <boost/test/unit_test.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "results/record.hpp"
 #include "rules/physical_floor.hpp"
+#include "runtime/calibration.hpp"
 #include "runtime/host/compute_peak.hpp"
+#include "runtime/runtime.hpp"
 
 namespace fb = forge::bench;
 
@@ -79,3 +84,62 @@ BOOST_AUTO_TEST_CASE(the_host_compute_peak_is_measured_on_the_widest_vectors) {
     BOOST_TEST(peak.instructions == widest);
 }
 #endif
+
+// 8 MiB (8.39 MB) read in 0.25 ms at the fastest: 33.6 GB/s, wherever the
+// reading sits (before the first round or after any round, any workload); a
+// workload without rounds gives nothing.
+BOOST_AUTO_TEST_CASE(the_fastest_memory_calibration_of_the_run_gives_its_bandwidth) {
+    fb::RunRecord record;
+    BOOST_TEST(!fb::fastest_memory_calibration_gbps(record));
+    fb::WorkloadRecord unmeasured;
+    unmeasured.memory_calibration_before_ms = 0.01;
+    record.workloads.push_back(unmeasured);
+    BOOST_TEST(!fb::fastest_memory_calibration_gbps(record));
+
+    fb::WorkloadRecord first;
+    first.memory_calibration_before_ms = 0.6;
+    first.rounds.resize(3);
+    first.rounds[0].memory_calibration_ms = 0.9;
+    first.rounds[1].memory_calibration_ms = 0.25;
+    first.rounds[2].memory_calibration_ms = 0.0;  // not read: no reading, not an infinitely fast one
+    record.workloads.push_back(first);
+    fb::WorkloadRecord second;
+    second.memory_calibration_before_ms = 0.3;
+    second.rounds.resize(1);
+    second.rounds[0].memory_calibration_ms = 1.2;
+    record.workloads.push_back(second);
+
+    const std::optional<double> gbps = fb::fastest_memory_calibration_gbps(record);
+    BOOST_TEST_REQUIRE(gbps.has_value());
+    BOOST_TEST(*gbps == static_cast<double>(fb::memory_calibration_bytes) / 0.25e6,
+               boost::test_tools::tolerance(1e-12));
+}
+
+// A neighbour busy through both measurements of the HOST buffer keeps them
+// low; the run's calibrations, read between rounds all along, then raise the
+// ceiling (here a made-up 1e6 GB/s, past any measurement) and say so. Slower
+// calibrations leave the measurement as the ceiling.
+BOOST_AUTO_TEST_CASE(a_faster_memory_calibration_raises_the_host_ceiling_measured_again) {
+    const std::unique_ptr<fb::Runtime> runtime = fb::make_host_runtime(0);
+    const std::optional<fb::MemoryCeiling> at_start = runtime->memory_ceiling();
+    BOOST_TEST_REQUIRE(at_start.has_value());  // else the flush does not evict, and no ceiling holds
+    BOOST_TEST(runtime->device_facts()["memory_bandwidth"]["calibration_gbps"].is_null());
+
+    const std::optional<fb::MemoryCeiling> again = runtime->memory_ceiling_measured_again(1e6);
+    BOOST_TEST_REQUIRE(again.has_value());
+    BOOST_TEST(again->gbps == 1e6);
+    BOOST_TEST(again->margin == 2.0);
+    BOOST_TEST(has(again->source, "the run's fastest memory calibration"));
+    BOOST_TEST(has(again->source, "faster than the best of a"));
+    BOOST_TEST(has(again->source, "at the run's start and again at its end"));
+    const auto facts = runtime->device_facts()["memory_bandwidth"];
+    BOOST_TEST(facts["measured_again"] == true);
+    BOOST_TEST(facts["calibration_gbps"] == 1e6);
+
+    const std::unique_ptr<fb::Runtime> slower = fb::make_host_runtime(0);
+    const std::optional<fb::MemoryCeiling> measured = slower->memory_ceiling_measured_again(1e-6);
+    BOOST_TEST_REQUIRE(measured.has_value());
+    BOOST_TEST(measured->gbps == slower->device_facts()["memory_bandwidth"]["gbps"].get<double>());
+    BOOST_TEST(has(measured->source, "(device.memory_bandwidth)"));
+    BOOST_TEST(!has(measured->source, "calibration"));
+}

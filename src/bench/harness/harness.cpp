@@ -91,8 +91,9 @@ void refuse_readings_past(const Ceiling& ceiling, Beyond beyond, RunRecord& reco
 void hold_to_the_machine(Runtime& runtime, RunRecord& record) {
     if (const std::optional<MemoryCeiling> ceiling = runtime.memory_ceiling()) {
         if (any_reading_past(*ceiling, beyond_memory_ceiling, record)) {
-            refuse_readings_past(runtime.memory_ceiling_measured_again().value_or(*ceiling), beyond_memory_ceiling,
-                                 record);
+            refuse_readings_past(
+                runtime.memory_ceiling_measured_again(fastest_memory_calibration_gbps(record)).value_or(*ceiling),
+                beyond_memory_ceiling, record);
         }
     }
     if (const std::optional<ComputeCeiling> ceiling = runtime.compute_ceiling()) {

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "rules/declarations.hpp"
+#include "runtime/calibration.hpp"
 
 namespace forge::bench {
 
@@ -38,6 +39,20 @@ std::optional<std::string> beyond_compute_ceiling(Side side, const Work& work, d
             "elsewhere (kept from an earlier call, made outside the window), its clock was not the harness's, "
             "or bench.work declares more FLOPs than the operation does";
     return text.str();
+}
+
+std::optional<double> fastest_memory_calibration_gbps(const RunRecord& record) {
+    std::optional<double> fastest_ms;
+    const auto consider = [&](double ms) {
+        if (ms > 0.0 && (!fastest_ms || ms < *fastest_ms)) fastest_ms = ms;
+    };
+    for (const WorkloadRecord& w : record.workloads) {
+        if (w.rounds.empty()) continue;
+        consider(w.memory_calibration_before_ms);
+        for (const Round& round : w.rounds) consider(round.memory_calibration_ms);
+    }
+    if (!fastest_ms) return std::nullopt;
+    return static_cast<double>(memory_calibration_bytes) / (*fastest_ms * 1e6);
 }
 
 }  // namespace forge::bench

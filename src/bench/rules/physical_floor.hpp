@@ -12,6 +12,7 @@
 #include <string>
 
 #include "forge/bench/bench.hpp"
+#include "results/record.hpp"
 #include "runtime/runtime.hpp"
 
 namespace forge::bench {
@@ -25,5 +26,11 @@ namespace forge::bench {
 // under `ceiling`; nullopt when it can, or when nothing declares its FLOPs.
 [[nodiscard]] std::optional<std::string> beyond_compute_ceiling(Side side, const Work& work, double median_ms,
                                                                 const ComputeCeiling& ceiling);
+
+// The bandwidth of the run's fastest memory calibration (runtime/calibration.hpp:
+// 8 MiB evicted, then read by the timing thread, before the first round and
+// after each): memory the machine gave this run, read across all of it, so in
+// the stretches a neighbour left quiet too. nullopt before any round.
+[[nodiscard]] std::optional<double> fastest_memory_calibration_gbps(const RunRecord& record);
 
 }  // namespace forge::bench

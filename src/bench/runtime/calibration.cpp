@@ -26,12 +26,6 @@ double time_calibration_ms() {
     return static_cast<double>(stop - start) * 1e-6;
 }
 
-namespace {
-
-constexpr std::size_t memory_calibration_bytes = std::size_t{8} << 20;
-
-}  // namespace
-
 MemoryCalibration::MemoryCalibration() : buffer_(allocate_host_block(memory_calibration_bytes)) {}
 
 void MemoryCalibration::Release::operator()(std::byte* p) const noexcept { release_host_block(p); }

@@ -12,6 +12,10 @@ namespace forge::bench {
 // (about 20 us on a current core), by the HOST clock.
 [[nodiscard]] double time_calibration_ms();
 
+// What one memory calibration reads: its time gives the bandwidth the memory
+// gave it (rules/physical_floor.hpp).
+inline constexpr std::size_t memory_calibration_bytes = std::size_t{8} << 20;
+
 // The memory side of the machine's state: a sequential read of 8 MiB of its
 // own, its lines evicted first so it is read from memory, whose time follows
 // the memory bandwidth the neighbours leave this core. Not left to the rounds'

@@ -97,8 +97,14 @@ public:
     [[nodiscard]] virtual std::optional<MemoryCeiling> memory_ceiling() const { return std::nullopt; }
     // The ceiling measured again before a reading past memory_ceiling() is
     // refused: a measurement a neighbour loaded the memory for reads too low
-    // (HOST). A peak from the device's attributes stands as it is.
-    [[nodiscard]] virtual std::optional<MemoryCeiling> memory_ceiling_measured_again() { return memory_ceiling(); }
+    // (HOST), which the run's fastest memory calibration (`calibration_gbps`,
+    // host memory read between rounds) may also show. A peak from the device's
+    // attributes stands as it is.
+    [[nodiscard]] virtual std::optional<MemoryCeiling> memory_ceiling_measured_again(
+        std::optional<double> calibration_gbps) {
+        static_cast<void>(calibration_gbps);
+        return memory_ceiling();
+    }
     // What no call can beat doing its declared FLOPs; nullopt where nothing sound
     // bounds it (CUDA: a peak per type and unit the attributes do not give; HOST
     // with AMX, whose matrix units are not measured).
