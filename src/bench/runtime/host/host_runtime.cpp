@@ -317,7 +317,7 @@ private:
     CacheFlusher flusher_;
     FlushProbe probe_;
     MemoryBandwidth bandwidth_;
-    bool bandwidth_measured_again_ = false;  // memory_ceiling_measured_again()
+    bool bandwidth_measured_again_ = false;   // memory_ceiling_measured_again()
     std::optional<double> calibration_gbps_;  // given to memory_ceiling_measured_again()
     ComputePeak compute_;
     bool has_amx_ = false;
