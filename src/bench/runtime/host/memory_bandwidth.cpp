@@ -16,8 +16,10 @@ namespace forge::bench {
 
 namespace {
 
-// `threads` readers, each over its own slice (each slice first touched by its
-// reader, so its pages sit where it runs); the best of `passes` in GB/s.
+// `threads` readers, each over its own slice; the best of `passes` in GB/s.
+// The pages were all made by one thread, so on a machine of several NUMA
+// nodes the readers on the other nodes read remote memory, and the reading by
+// every thread comes out lower than local reads would give.
 double best_read_gbps(std::uint64_t* words, std::size_t count, unsigned threads, int passes) {
     const std::size_t slice = count / threads;
     double best = 0.0;
