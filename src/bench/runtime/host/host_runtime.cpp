@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "forge/eval/eval_keys.hpp"
+#include "runtime/calibration.hpp"
 #include "runtime/guarded_memory.hpp"
 #include "runtime/host/cache_flush.hpp"
 #include "runtime/host/compute_peak.hpp"
@@ -161,8 +162,10 @@ public:
         if (calibration_gbps_ && *calibration_gbps_ > bandwidth_.gbps) {
             return MemoryCeiling{.gbps = *calibration_gbps_,
                                  .margin = host_bandwidth_margin,
-                                 .source = "the run's fastest memory calibration, 8 MiB evicted and read between "
-                                           "rounds (device.memory_bandwidth.calibration_gbps), faster than " +
+                                 .source = "the run's fastest memory calibration, " +
+                                           std::to_string(memory_calibration_bytes >> 20) +
+                                           " MiB evicted and read between rounds "
+                                           "(device.memory_bandwidth.calibration_gbps), faster than " +
                                            source};
         }
         return MemoryCeiling{.gbps = bandwidth_.gbps,
