@@ -74,9 +74,9 @@ BOOST_AUTO_TEST_CASE(a_workload_from_rounds_that_were_not_quiet_reaches_the_earl
     // An earlier run on the same machine state as this one's (no busier run),
     // both workloads at 2.4, with errors so wide that the spread between the
     // runs reads as none: only the workload's own rounds can widen its interval.
-    fb::HistoryEntry earlier{.run = {std::log(2.4), 10.0},
-                             .workloads = {{"calm", {std::log(2.4), 10.0}}, {"stormy", {std::log(2.4), 10.0}}},
-                             .memory_ms = 0.35};
+    forge::KeptRun earlier{.run = {std::log(2.4), 10.0},
+                           .workloads = {{"calm", {std::log(2.4), 10.0}}, {"stormy", {std::log(2.4), 10.0}}},
+                           .memory_ms = 0.35};
     fb::write_history(options.history_path, "build 1", {earlier});
 
     fb::RunRecord record = finished_run();

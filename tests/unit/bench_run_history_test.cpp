@@ -13,7 +13,7 @@ namespace fb = forge::bench;
 
 namespace {
 
-fb::HistoryEntry entry(double log_ratio) {
+forge::KeptRun entry(double log_ratio) {
     return {.run = {log_ratio, 0.01},
             .workloads = {{"w0", {log_ratio + 0.1, 0.02}}, {"w1", {log_ratio - 0.1, 0.03}}},
             .memory_ms = {}};
@@ -26,7 +26,7 @@ BOOST_AUTO_TEST_CASE(a_history_reads_back_what_was_written_for_the_same_bench) {
     const auto file = dir.path / "op.runs.json";
     BOOST_TEST(fb::read_history(file, "abc").empty());  // no file yet: no earlier runs
     fb::write_history(file, "abc", {entry(0.5), entry(0.6)});
-    const std::vector<fb::HistoryEntry> read = fb::read_history(file, "abc");
+    const std::vector<forge::KeptRun> read = fb::read_history(file, "abc");
     BOOST_TEST_REQUIRE(read.size() == 2u);
     BOOST_TEST(read[1].run.log_ratio == 0.6);
     BOOST_TEST(read[1].run.standard_error == 0.01);
@@ -37,10 +37,10 @@ BOOST_AUTO_TEST_CASE(a_history_reads_back_what_was_written_for_the_same_bench) {
 BOOST_AUTO_TEST_CASE(a_history_keeps_how_busy_the_machine_was_and_reads_files_without_it) {
     const TempDir dir("forge_run_history");
     const auto file = dir.path / "op.runs.json";
-    fb::HistoryEntry measured = entry(0.5);
+    forge::KeptRun measured = entry(0.5);
     measured.memory_ms = 0.29;
     fb::write_history(file, "abc", {entry(0.4), measured});
-    const std::vector<fb::HistoryEntry> read = fb::read_history(file, "abc");
+    const std::vector<forge::KeptRun> read = fb::read_history(file, "abc");
     BOOST_TEST_REQUIRE(read.size() == 2u);
     BOOST_TEST(!read[0].memory_ms.has_value());  // as a file from before it was kept
     BOOST_TEST_REQUIRE(read[1].memory_ms.has_value());
@@ -57,10 +57,10 @@ BOOST_AUTO_TEST_CASE(a_rebuilt_bench_starts_a_new_history) {
 BOOST_AUTO_TEST_CASE(a_history_keeps_the_last_runs_only) {
     const TempDir dir("forge_run_history");
     const auto file = dir.path / "op.runs.json";
-    std::vector<fb::HistoryEntry> entries;
+    std::vector<forge::KeptRun> entries;
     for (std::size_t i = 0; i < fb::kept_runs + 3; ++i) entries.push_back(entry(static_cast<double>(i)));
     fb::write_history(file, "abc", entries);
-    const std::vector<fb::HistoryEntry> read = fb::read_history(file, "abc");
+    const std::vector<forge::KeptRun> read = fb::read_history(file, "abc");
     BOOST_TEST_REQUIRE(read.size() == fb::kept_runs);
     BOOST_TEST(read.front().run.log_ratio == 3.0);
     BOOST_TEST(read.back().run.log_ratio == static_cast<double>(fb::kept_runs + 2));
@@ -96,8 +96,8 @@ BOOST_AUTO_TEST_CASE(benches_that_ran_on_other_machines_keep_their_histories_apa
     fb::write_history(file, "build host node1", {entry(0.5)});
     fb::write_history(file, "build host node2", {entry(0.9), entry(0.8)});
     fb::write_history(file, "build host node1", {entry(0.5), entry(0.6)});
-    const std::vector<fb::HistoryEntry> node1 = fb::read_history(file, "build host node1");
-    const std::vector<fb::HistoryEntry> node2 = fb::read_history(file, "build host node2");
+    const std::vector<forge::KeptRun> node1 = fb::read_history(file, "build host node1");
+    const std::vector<forge::KeptRun> node2 = fb::read_history(file, "build host node2");
     BOOST_TEST_REQUIRE(node1.size() == 2u);
     BOOST_TEST(node1[1].run.log_ratio == 0.6);
     BOOST_TEST_REQUIRE(node2.size() == 2u);

@@ -632,6 +632,33 @@ BOOST_AUTO_TEST_CASE(a_malformed_run_history_is_an_eval_error_naming_the_file_li
     BOOST_TEST(history_error("[1, 2]").key.empty());
 }
 
+BOOST_AUTO_TEST_CASE(a_run_history_reads_back_every_figure_the_bench_writes) {
+    forge::KeptRun quiet{.run = {std::log(0.8), 0.01}, .workloads = {{"w0", {std::log(0.7), 0.02}}}, .memory_ms = {}};
+    forge::KeptRun busy = quiet;
+    busy.memory_ms = 0.26;
+    const std::vector<forge::BenchHistory> written = {{.bench = "build a", .runs = {quiet}},
+                                                      {.bench = "build b", .runs = {quiet, busy}}};
+    const std::vector<forge::BenchHistory> read =
+        forge::parse_run_histories(forge::run_histories_text(written), "rope.runs.json");
+    BOOST_REQUIRE(read.size() == 2U);
+    BOOST_TEST(read[0].bench == "build a");
+    BOOST_REQUIRE(read[1].runs.size() == 2U);
+    BOOST_TEST(read[1].runs[1].run.log_ratio == std::log(0.8));
+    BOOST_TEST(read[1].runs[1].workloads.at("w0").standard_error == 0.02);
+    BOOST_TEST(!read[1].runs[0].memory_ms.has_value());
+    BOOST_TEST(read[1].runs[1].memory_ms.value() == 0.26);
+    // What the bench would not write is refused at its key, with the fix.
+    const forge::EvalError idle = history_error(
+        R"({"schema": 1, "bench": "a", "runs": [{"run": {"log_ratio": 0.1, "standard_error": 0}, "memory_ms": 0}]})");
+    BOOST_TEST(idle.key == "runs[0].memory_ms");
+    BOOST_TEST(std::string(idle.what()).find("delete the file") != std::string::npos, idle.what());
+    const forge::EvalError workload = history_error(
+        R"({"schema": 1, "bench": "a", "runs": [{"run": {"log_ratio": 0.1, "standard_error": 0},
+            "workloads": {"w0": {"log_ratio": null, "standard_error": 0}}}]})");
+    BOOST_TEST(workload.key == "runs[0].workloads.w0.log_ratio");
+    BOOST_TEST(history_error(R"({"schema": 2, "benches": [{"bench": 3, "runs": []}]})").key == "benches[0].bench");
+}
+
 BOOST_AUTO_TEST_CASE(the_run_history_is_read_beside_the_eval_and_absent_without_a_file) {
     const fs::path dir = fs::temp_directory_path() / (std::string("forge_run_history.") + std::to_string(::getpid()));
     fs::create_directories(dir);

@@ -1,5 +1,6 @@
-// The run history a bench keeps beside its eval.json (`<operator>.runs.json`,
-// written by the bench: src/bench/results/run_history.cpp), read for reports:
+// The run history a bench keeps beside its eval.json (`<operator>.runs.json`):
+// the file's one format, which the bench reads and writes
+// (src/bench/results/run_history.cpp decides what it keeps) and reports read:
 // each kept run's ratio on the log scale with the standard error its interval
 // implied, oldest first, this eval's own run last.
 //
@@ -9,6 +10,8 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +21,33 @@
 #include "forge/stats/between_runs.hpp"
 
 namespace forge {
+
+// One run as a history keeps it.
+struct KeptRun {
+    stats::RunEstimate run;  // the geometric mean's
+    std::map<std::string, stats::RunEstimate, std::less<>> workloads;
+    // How busy the machine was for the run: the median memory calibration of
+    // the rounds its ratios came from, in ms (absent from files written before
+    // it was kept).
+    std::optional<double> memory_ms;
+};
+
+// One bench's kept runs, oldest first. `bench` is its identity: its build and
+// the machine or GPU it ran on.
+struct BenchHistory {
+    std::string bench;
+    std::vector<KeptRun> runs;
+};
+
+// Every bench's history `text` holds, in the file's order (the last written
+// last); a schema 1 file holds one. `path` labels messages. Throws EvalError
+// naming the file, the line and the key when it is not valid JSON or not a
+// history (each run's log_ratio a finite number, its standard_error a finite
+// number >= 0, a memory_ms a positive number).
+[[nodiscard]] std::vector<BenchHistory> parse_run_histories(std::string_view text, const std::string& path);
+
+// The text of a history file (schema 2) holding `histories` in that order.
+[[nodiscard]] std::string run_histories_text(const std::vector<BenchHistory>& histories);
 
 struct RunHistory {
     std::string path;  // the file
@@ -36,9 +66,7 @@ struct RunHistory {
 
 // The history beside `eval` (run_history_path), or nullopt where there is no
 // such file, or `eval` has no ratio (a skipped or failed bench joins none).
-// Throws EvalError naming the file, the line and the key when the file is not
-// valid JSON or not a bench's history (schema 1 or 2, each run's log_ratio a
-// finite number and its standard_error a finite number >= 0).
+// Throws EvalError as parse_run_histories does.
 [[nodiscard]] std::optional<RunHistory> read_run_history(const EvalReport& eval);
 
 // Parses history text; `path` labels messages. Finds the history ending in

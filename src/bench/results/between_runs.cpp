@@ -60,7 +60,7 @@ std::string percent(double log_sd) {
 }
 
 // How busy the machine was for this run's ratios, and at best for the kept runs'.
-std::optional<MachineAcrossRuns> machine_across_runs(const RunRecord& record, const std::vector<HistoryEntry>& kept) {
+std::optional<MachineAcrossRuns> machine_across_runs(const RunRecord& record, const std::vector<KeptRun>& kept) {
     std::vector<double> readings;
     for (const WorkloadRecord& w : record.workloads) {
         for (const Round& round : w.rounds) {
@@ -69,7 +69,7 @@ std::optional<MachineAcrossRuns> machine_across_runs(const RunRecord& record, co
     }
     if (readings.empty()) return std::nullopt;
     MachineAcrossRuns machine{.memory_ms = stats::median(readings), .earlier_memory_ms = {}};
-    for (const HistoryEntry& entry : kept) {
+    for (const KeptRun& entry : kept) {
         if (!entry.memory_ms) continue;
         machine.earlier_memory_ms = std::min(machine.earlier_memory_ms.value_or(*entry.memory_ms), *entry.memory_ms);
     }
@@ -96,7 +96,7 @@ void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
 
     const std::string identity = history_identity(record, options);
     const double confidence = record.stopping.confidence;
-    std::vector<HistoryEntry> history;
+    std::vector<KeptRun> history;
     bool ours = true;  // a file that is not a history may be someone's: never written over
     try {
         history = read_history(options.history_path, identity);
@@ -107,7 +107,7 @@ void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
     record.machine_across_runs = machine_across_runs(record, history);
     const bool busier = record.machine_across_runs && record.machine_across_runs->busier();
     if (busier) record.notices.push_back(busier_notice(*record.machine_across_runs));
-    HistoryEntry now;
+    KeptRun now;
     if (record.machine_across_runs) now.memory_ms = record.machine_across_runs->memory_ms;
     try {
         now.run = stats::run_estimate(*record.ratio, confidence);
@@ -127,7 +127,7 @@ void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
     std::vector<std::string> reached;  // workloads busier than their run, reaching the earlier runs
     for (WorkloadRecord& w : record.workloads) {
         std::vector<stats::RunEstimate> series;
-        for (const HistoryEntry& entry : history) {
+        for (const KeptRun& entry : history) {
             if (const auto found = entry.workloads.find(w.workload->name); found != entry.workloads.end()) {
                 series.push_back(found->second);
             }
@@ -149,7 +149,7 @@ void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
         record.notices.push_back(notice.str());
     }
     std::vector<stats::RunEstimate> runs;
-    for (const HistoryEntry& entry : history) runs.push_back(entry.run);
+    for (const KeptRun& entry : history) runs.push_back(entry.run);
     record.between_runs = widen(*record.ratio, runs, confidence, busier);
 
     if (!moved.empty() || record.between_runs.log_sd > 0.0) {

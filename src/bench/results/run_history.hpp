@@ -1,30 +1,20 @@
 // The bench's earlier runs on this machine: each run's ratio and each
 // workload's, with the standard errors their intervals imply, kept in a file
 // beside eval.json (RunOptions::history_path) so the next run can see how far
-// its ratios move between runs (forge/stats/between_runs.hpp).
+// its ratios move between runs (forge/stats/between_runs.hpp). The file's
+// format is forge/eval/run_history.hpp's, which reports read; what is kept and
+// for how long is decided here.
 #pragma once
 
 #include <cstddef>
 #include <filesystem>
-#include <map>
-#include <optional>
 #include <stdexcept>
-#include <string>
 #include <string_view>
 #include <vector>
 
-#include "forge/stats/between_runs.hpp"
+#include "forge/eval/run_history.hpp"
 
 namespace forge::bench {
-
-struct HistoryEntry {
-    stats::RunEstimate run;  // the geometric mean's
-    std::map<std::string, stats::RunEstimate, std::less<>> workloads;
-    // How busy the machine was for the run: the median memory calibration of
-    // the rounds its ratios came from, in ms (absent from files written before
-    // it was kept).
-    std::optional<double> memory_ms;
-};
 
 // How many runs a history keeps: enough for a between-run variance, few enough
 // that a machine's older state ages out.
@@ -43,11 +33,11 @@ struct HistoryError : std::runtime_error {
 // file does not exist or holds none for it (another build of the bench, another
 // machine or GPU, or how it runs changed). Throws HistoryError naming the file when it cannot
 // be read or is not a history.
-[[nodiscard]] std::vector<HistoryEntry> read_history(const std::filesystem::path& path, std::string_view identity);
+[[nodiscard]] std::vector<KeptRun> read_history(const std::filesystem::path& path, std::string_view identity);
 
-// Writes the last kept_runs of `entries` as `identity`'s history, atomically,
+// Writes the last kept_runs of `runs` as `identity`'s history, atomically,
 // keeping the file's other histories (up to kept_histories in all).
 // Throws HistoryError naming the file.
-void write_history(const std::filesystem::path& path, std::string_view identity, std::vector<HistoryEntry> entries);
+void write_history(const std::filesystem::path& path, std::string_view identity, std::vector<KeptRun> runs);
 
 }  // namespace forge::bench
