@@ -1,8 +1,10 @@
 #include "forge/bench/rng.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <iterator>
 #include <string>
 
 namespace forge::bench {
@@ -51,6 +53,82 @@ const Ziggurat& ziggurat() noexcept {
     return built;
 }
 
+// The generator itself, xoshiro256**, on a copy of an Rng's state (Drawing):
+// a fill keeps it in registers across the whole tensor, where calling the Rng's
+// own members for each element cost a call and the state's loads and stores,
+// and inlines the ziggurat's common case (docs/lab/README.md, "Drawing inputs
+// in registers"). Its draws are the ones the members always made.
+struct Xoshiro {
+    std::uint64_t s[4];
+
+    std::uint64_t next() noexcept {
+        const std::uint64_t result = rotl(s[1] * 5, 7) * 9;
+        const std::uint64_t t = s[1] << 17;
+        s[2] ^= s[0];
+        s[3] ^= s[1];
+        s[1] ^= s[2];
+        s[0] ^= s[3];
+        s[2] ^= t;
+        s[3] = rotl(s[3], 45);
+        return result;
+    }
+
+    double uniform() noexcept { return unit_interval(next()); }
+
+    // Ziggurat (Marsaglia and Tsang 2000, as Doornik's ZIGNOR 2005 draws it: the
+    // layer from bits apart from the abscissa's). Drawing a fresh round's inputs is
+    // mostly this: Box-Muller's logarithm, sine and cosine cost 15-20 ns an
+    // element, where the ziggurat's 99% case is a multiply and a compare, kept
+    // small enough to inline into a fill; the rest is out of line.
+    double normal(const Ziggurat& z) noexcept {
+        const std::uint64_t bits = next();
+        const auto layer = static_cast<std::size_t>(bits & (Ziggurat::layers - 1));
+        const double u = 2.0 * unit_interval(bits) - 1.0;  // [-1, 1), from other bits than the layer
+        if (std::abs(u) < z.inner[layer]) [[likely]]
+            return u * z.x[layer];
+        return outside_rectangle(z, layer, u);
+    }
+
+    // A draw past its layer's rectangle: the tail beyond r for the base layer,
+    // else the wedge between the rectangle and the curve, or a new draw.
+    [[gnu::noinline]] double outside_rectangle(const Ziggurat& z, std::size_t layer, double u) noexcept {
+        if (layer == 0) return tail(u);
+        const double x = u * z.x[layer];
+        const double below = std::exp(-0.5 * (z.x[layer] * z.x[layer] - x * x));
+        const double above = std::exp(-0.5 * (z.x[layer + 1] * z.x[layer + 1] - x * x));
+        if (above + uniform() * (below - above) < 1.0) return x;
+        return normal(z);
+    }
+
+    // Past the base layer's edge: Marsaglia's tail beyond r, on the side of u.
+    // 1 - uniform() keeps logarithms finite.
+    double tail(double u) noexcept {
+        double x = 0.0;
+        double y = 0.0;
+        do {
+            x = std::log(1.0 - uniform()) / Ziggurat::r;
+            y = std::log(1.0 - uniform());
+        } while (-2.0 * y < x * x);
+        return u < 0.0 ? x - Ziggurat::r : Ziggurat::r - x;
+    }
+};
+
+// A copy of an Rng's state for one draw or one fill, put back when it ends.
+class Drawing {
+public:
+    explicit Drawing(std::uint64_t (&state)[4]) noexcept
+        : state_(state), stream{{state[0], state[1], state[2], state[3]}} {}
+    Drawing(const Drawing&) = delete;
+    Drawing& operator=(const Drawing&) = delete;
+    ~Drawing() { std::copy(std::begin(stream.s), std::end(stream.s), std::begin(state_)); }
+
+private:
+    std::uint64_t (&state_)[4];
+
+public:
+    Xoshiro stream;
+};
+
 template <class T, class Convert, class Draw>
 void fill(Tensor& tensor, Convert convert, Draw draw) {
     for (T& element : tensor.span<T>()) element = convert(draw());
@@ -98,55 +176,21 @@ Rng::Rng(std::uint64_t seed) noexcept {
     for (std::uint64_t& word : state_) word = splitmix64(seed);
 }
 
-std::uint64_t Rng::next() noexcept {
-    const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;
-    const std::uint64_t t = state_[1] << 17;
-    state_[2] ^= state_[0];
-    state_[3] ^= state_[1];
-    state_[1] ^= state_[2];
-    state_[0] ^= state_[3];
-    state_[2] ^= t;
-    state_[3] = rotl(state_[3], 45);
-    return result;
-}
+std::uint64_t Rng::next() noexcept { return Drawing(state_).stream.next(); }
 
-double Rng::uniform() noexcept { return unit_interval(next()); }
+double Rng::uniform() noexcept { return Drawing(state_).stream.uniform(); }
 
-// Ziggurat (Marsaglia and Tsang 2000, as Doornik's ZIGNOR 2005 draws it: the
-// layer from bits apart from the abscissa's). Drawing a fresh round's inputs is
-// mostly this: Box-Muller's logarithm, sine and cosine cost 15-20 ns an
-// element, where the ziggurat's 99% case is a multiply and a compare.
-double Rng::normal() noexcept {
-    const Ziggurat& z = ziggurat();
-    for (;;) {
-        const std::uint64_t bits = next();
-        const auto layer = static_cast<std::size_t>(bits & (Ziggurat::layers - 1));
-        const double u = 2.0 * unit_interval(bits) - 1.0;  // [-1, 1), from other bits than the layer
-        if (std::abs(u) < z.inner[layer]) return u * z.x[layer];
-        if (layer == 0) {
-            // Past the base layer's edge: Marsaglia's tail beyond r. 1 - uniform() keeps logarithms finite.
-            double x = 0.0;
-            double y = 0.0;
-            do {
-                x = std::log(1.0 - uniform()) / Ziggurat::r;
-                y = std::log(1.0 - uniform());
-            } while (-2.0 * y < x * x);
-            return u < 0.0 ? x - Ziggurat::r : Ziggurat::r - x;
-        }
-        // The wedge between the layer's rectangle and the curve.
-        const double x = u * z.x[layer];
-        const double below = std::exp(-0.5 * (z.x[layer] * z.x[layer] - x * x));
-        const double above = std::exp(-0.5 * (z.x[layer + 1] * z.x[layer + 1] - x * x));
-        if (above + uniform() * (below - above) < 1.0) return x;
-    }
-}
+double Rng::normal() noexcept { return Drawing(state_).stream.normal(ziggurat()); }
 
 void Rng::uniform(Tensor& tensor, double low, double high) {
-    fill_floating(tensor, [&] { return low + (high - low) * uniform(); });
+    Drawing drawing(state_);
+    fill_floating(tensor, [&] { return low + (high - low) * drawing.stream.uniform(); });
 }
 
 void Rng::normal(Tensor& tensor, double mean, double stddev) {
-    fill_floating(tensor, [&] { return mean + stddev * normal(); });
+    const Ziggurat& z = ziggurat();
+    Drawing drawing(state_);
+    fill_floating(tensor, [&] { return mean + stddev * drawing.stream.normal(z); });
 }
 
 void Rng::integers(Tensor& tensor, std::int64_t low, std::int64_t high) {
@@ -155,8 +199,9 @@ void Rng::integers(Tensor& tensor, std::int64_t low, std::int64_t high) {
                          ", " + std::to_string(high) + "] is empty");
     }
     const auto span = static_cast<std::uint64_t>(high - low) + 1;  // 0 when the range is all of int64
+    Drawing drawing(state_);
     fill_integer(tensor, [&] {
-        const std::uint64_t draw = span == 0 ? next() : next() % span;
+        const std::uint64_t draw = span == 0 ? drawing.stream.next() : drawing.stream.next() % span;
         return static_cast<std::int64_t>(static_cast<std::uint64_t>(low) + draw);
     });
 }
