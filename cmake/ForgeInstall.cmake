@@ -32,6 +32,7 @@ install(FILES
   "${CMAKE_CURRENT_LIST_DIR}/ForgeOperator.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/ForgeScaffold.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/ForgeTests.cmake"
+  "${CMAKE_CURRENT_LIST_DIR}/ForgeRunEvals.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/ForgeSkippedBenches.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/ForgeVerdictNotes.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/ForgeSideSymbols.cmake"

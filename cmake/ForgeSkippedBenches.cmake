@@ -2,40 +2,19 @@
 #
 # CTest prints a skipped test as `***Skipped` and keeps the bench's reason in its
 # eval.json ("skipped": {"reason": ...}); without a GPU that is every CUDA bench.
-# ctest runs this script after its tests (CTEST_CUSTOM_POST_TEST, written by
-# _forge_write_ctest_custom in ForgeTests.cmake), so the reason is printed once,
-# under CTest's list of the tests that did not run:
-#
-#   cmake -DFORGE_BENCHES=<file> -DFORGE_STARTED=<file> -P ForgeSkippedBenches.cmake
-#
-# FORGE_BENCHES lists "<test name>|<eval.json>" per line; FORGE_STARTED was
-# touched before the tests ran, so an eval.json older than it (a bench this run
-# left out, `ctest -L unit`) is not this run's. Always exits 0: a failing
-# post-test command would fail the whole ctest run.
+# ctest runs this script after its tests, so the reason is printed once, under
+# CTest's list of the tests that did not run; its arguments are
+# ForgeRunEvals.cmake's. Always exits 0: a failing post-test command would fail
+# the whole ctest run.
 cmake_minimum_required(VERSION 3.25)
+include("${CMAKE_CURRENT_LIST_DIR}/ForgeRunEvals.cmake")
 
-if(NOT EXISTS "${FORGE_BENCHES}" OR NOT EXISTS "${FORGE_STARTED}")
-  return()
-endif()
-file(TIMESTAMP "${FORGE_STARTED}" started "%s")
-file(STRINGS "${FORGE_BENCHES}" benches)
+_forge_run_evals(tests evals)
 
 # The skipped benches, grouped by reason: reason_<i> and tests_<i>.
 set(reasons 0)
 set(skipped 0)
-foreach(bench IN LISTS benches)
-  if(NOT bench MATCHES "^([^|]+)\\|(.+)$")
-    continue()
-  endif()
-  set(test "${CMAKE_MATCH_1}")
-  set(eval "${CMAKE_MATCH_2}")
-  if(NOT EXISTS "${eval}")
-    continue()
-  endif()
-  file(TIMESTAMP "${eval}" written "%s")
-  if(written LESS started)
-    continue()
-  endif()
+foreach(test eval IN ZIP_LISTS tests evals)
   file(READ "${eval}" json)
   string(JSON reason ERROR_VARIABLE not_skipped GET "${json}" skipped reason)
   if(not_skipped)

@@ -5,21 +5,10 @@
 # ratio whose interval stayed wider than its precision target, a --quick
 # ratio, or one measured on a machine busier than its earlier runs would pass
 # unremarked. ctest runs this script after its tests, beside
-# ForgeSkippedBenches.cmake (CTEST_CUSTOM_POST_TEST, written by
-# _forge_write_ctest_custom in ForgeTests.cmake):
-#
-#   cmake -DFORGE_BENCHES=<file> -DFORGE_STARTED=<file> -P ForgeVerdictNotes.cmake
-#
-# FORGE_BENCHES lists "<test name>|<eval.json>" per line; an eval.json older
-# than FORGE_STARTED is not this run's. Always exits 0: a failing post-test
-# command would fail the whole ctest run.
+# ForgeSkippedBenches.cmake; its arguments are ForgeRunEvals.cmake's. Always
+# exits 0: a failing post-test command would fail the whole ctest run.
 cmake_minimum_required(VERSION 3.25)
-
-if(NOT EXISTS "${FORGE_BENCHES}" OR NOT EXISTS "${FORGE_STARTED}")
-  return()
-endif()
-file(TIMESTAMP "${FORGE_STARTED}" started "%s")
-file(STRINGS "${FORGE_BENCHES}" benches)
+include("${CMAKE_CURRENT_LIST_DIR}/ForgeRunEvals.cmake")
 
 # A fraction as a percentage with one decimal, truncated: 0.0123 -> 1.2.
 # (math() has no floating point: the fraction's text is scaled.)
@@ -44,20 +33,9 @@ function(_forge_short number out)
   set(${out} "${number}" PARENT_SCOPE)
 endfunction()
 
+_forge_run_evals(tests evals)
 set(lines "")
-foreach(bench IN LISTS benches)
-  if(NOT bench MATCHES "^([^|]+)\\|(.+)$")
-    continue()
-  endif()
-  set(test "${CMAKE_MATCH_1}")
-  set(eval "${CMAKE_MATCH_2}")
-  if(NOT EXISTS "${eval}")
-    continue()
-  endif()
-  file(TIMESTAMP "${eval}" written "%s")
-  if(written LESS started)
-    continue()
-  endif()
+foreach(test eval IN ZIP_LISTS tests evals)
   file(READ "${eval}" json)
   string(JSON performance ERROR_VARIABLE unreadable GET "${json}" performance)
   if(unreadable)
