@@ -149,6 +149,7 @@ void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
         record.notices.push_back(notice.str());
     }
     std::vector<stats::RunEstimate> runs;
+    runs.reserve(history.size());
     for (const KeptRun& entry : history) runs.push_back(entry.run);
     record.between_runs = widen(*record.ratio, runs, confidence, busier);
 
