@@ -117,16 +117,15 @@ struct Xoshiro {
 class Drawing {
 public:
     explicit Drawing(std::uint64_t (&state)[4]) noexcept
-        : state_(state), stream{{state[0], state[1], state[2], state[3]}} {}
+        : stream{{state[0], state[1], state[2], state[3]}}, state_(state) {}
     Drawing(const Drawing&) = delete;
     Drawing& operator=(const Drawing&) = delete;
     ~Drawing() { std::copy(std::begin(stream.s), std::end(stream.s), std::begin(state_)); }
 
+    Xoshiro stream;
+
 private:
     std::uint64_t (&state_)[4];
-
-public:
-    Xoshiro stream;
 };
 
 template <class T, class Convert, class Draw>
