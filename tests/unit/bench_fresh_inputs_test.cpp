@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -39,22 +40,65 @@ std::vector<fb::Round> made_rounds(std::size_t seen, std::size_t fresh, double s
 
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(two_rounds_in_eight_are_fresh_one_with_each_side_first_within_the_budget) {
-    const fb::FreshSchedule schedule(6);
+// The rounds as measure_rounds runs them: fresh inputs drawn before a round
+// when none wait and the schedule allows, taken by a later round.
+struct Ran {
+    std::vector<std::size_t> draws;  // the rounds drawn before
     std::vector<std::size_t> fresh;
-    for (std::size_t r = 0; r < 32; ++r) {
-        if (schedule.fresh(r, fresh.size(), 0.0, 1.0, false)) fresh.push_back(r);
+};
+
+Ran run_schedule(const fb::FreshSchedule& schedule, std::size_t rounds, std::size_t stop_at, double drawing_s) {
+    Ran ran;
+    std::optional<std::size_t> drawn_before;
+    for (std::size_t r = 0; r < rounds; ++r) {
+        const bool stopping = r >= stop_at;
+        const double wall_s = static_cast<double>(r);  // a second a round
+        if (!drawn_before &&
+            schedule.draw(ran.fresh.size(), drawing_s * static_cast<double>(ran.draws.size()), wall_s, stopping)) {
+            ran.draws.push_back(r);
+            drawn_before = r;
+        }
+        if (drawn_before && schedule.fresh(r, r - *drawn_before, ran.fresh.size(), stopping)) {
+            ran.fresh.push_back(r);
+            drawn_before.reset();
+        }
     }
-    BOOST_TEST(fresh == (std::vector<std::size_t>{3, 6, 11, 14, 19, 22, 27, 30}), boost::test_tools::per_element());
-    // Drawing inputs has cost more than a quarter of the rounds' wall time: none.
-    BOOST_TEST(!schedule.fresh(11, 2, 0.26, 1.0, false));
-    BOOST_TEST(schedule.fresh(11, 2, 0.25, 1.0, false));
+    return ran;
 }
 
-BOOST_AUTO_TEST_CASE(once_the_rounds_would_stop_every_round_is_fresh_until_the_minimum) {
+BOOST_AUTO_TEST_CASE(two_rounds_in_eight_are_fresh_one_with_each_side_first_within_the_budget) {
+    const fb::FreshSchedule schedule(100);
+    const Ran ran = run_schedule(schedule, 32, 32, 0.0);
+    BOOST_TEST(ran.fresh == (std::vector<std::size_t>{3, 6, 11, 14, 19, 22, 27, 30}), boost::test_tools::per_element());
+    // Each drawn before the round after the last fresh one (the first before round 0).
+    BOOST_TEST(ran.draws == (std::vector<std::size_t>{0, 4, 7, 12, 15, 20, 23, 28, 31}),
+               boost::test_tools::per_element());
+    // Drawing inputs has cost more than a quarter of the rounds' wall time: none drawn.
+    BOOST_TEST(!schedule.draw(2, 2.6, 10.0, false));
+    BOOST_TEST(schedule.draw(2, 2.5, 10.0, false));
+}
+
+BOOST_AUTO_TEST_CASE(no_round_takes_the_inputs_drawn_right_before_it) {
+    const fb::FreshSchedule schedule(100);
+    BOOST_TEST(!schedule.fresh(3, 0, 0, false));
+    BOOST_TEST(schedule.fresh(3, 1, 0, false));
+    BOOST_TEST(!schedule.fresh(3, 0, 0, true));
+    // Over budget until round 6's draw: round 6 keeps its seen inputs, and round 11 takes them.
+    const Ran ran = run_schedule(schedule, 16, 16, 3.0);
+    BOOST_TEST(ran.draws.front() == 0u);
+    for (std::size_t i = 0; i < ran.fresh.size(); ++i) {
+        BOOST_TEST(ran.fresh[i] > ran.draws[i], "fresh round " << ran.fresh[i] << " drawn before " << ran.draws[i]);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(once_the_rounds_would_stop_every_other_round_is_fresh_until_the_minimum) {
     const fb::FreshSchedule schedule(6);
-    BOOST_TEST(schedule.fresh(3, 5, 10.0, 1.0, true));  // whatever the budget
-    BOOST_TEST(!schedule.fresh(3, 6, 0.0, 1.0, true));
+    // Stopping from round 0, whatever the budget: fresh rounds alternate with the rounds after their draws.
+    const Ran ran = run_schedule(schedule, 20, 0, 10.0);
+    BOOST_TEST(ran.fresh == (std::vector<std::size_t>{1, 3, 5, 7, 9, 11}), boost::test_tools::per_element());
+    BOOST_TEST(ran.draws == (std::vector<std::size_t>{0, 2, 4, 6, 8, 10}), boost::test_tools::per_element());
+    BOOST_TEST(!schedule.draw(6, 0.0, 1.0, true));
+    BOOST_TEST(!schedule.fresh(3, 1, 6, true));
     BOOST_TEST(!schedule.enough(5, 0));
     BOOST_TEST(schedule.enough(6, 0));
     // A machine that preempts every round: at most four times the minimum past the stop.

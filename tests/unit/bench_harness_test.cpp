@@ -546,7 +546,7 @@ BOOST_AUTO_TEST_CASE(the_prep_step_runs_before_any_call_and_is_reported) {
     const fb::RunResult result = quick_run(bench, add_contract(256));
     BOOST_TEST(result.exit_code == forge::exit_code::ok);
     // Per workload: both input variants' prep before any call, and each fresh
-    // round's before that round's calls.
+    // round's a round ahead of it (the last drawn may be taken by no round).
     for (const std::string workload : {"w0", "w1", "w2"}) {
         std::size_t preps_before_calls = 0;
         std::size_t preps = 0;
@@ -561,7 +561,8 @@ BOOST_AUTO_TEST_CASE(the_prep_step_runs_before_any_call_and_is_reported) {
             for (const json& round : w["rounds"]) fresh_rounds += round["fresh"] == true ? 1 : 0;
         }
         BOOST_TEST(fresh_rounds >= 2u, workload);
-        BOOST_TEST(preps == 2 + fresh_rounds, workload);
+        BOOST_TEST(preps >= 2 + fresh_rounds, workload);
+        BOOST_TEST(preps <= 3 + fresh_rounds, workload);
     }
     const json& prep = result.eval["performance"]["prep"];
     BOOST_TEST(prep["outputs"]["s"]["shape"] == json::array({256}));

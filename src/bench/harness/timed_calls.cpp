@@ -194,14 +194,21 @@ void measure_rounds(RunState run, WorkloadTensors& tensors, SideStates& states, 
         next_fresh_variant = std::max(next_fresh_variant, round.input_variant + 1);
     }
     double drawing_s = 0.0;  // drawing fresh inputs, this measurement's
+    std::optional<std::size_t> fresh_drawn_before;  // the round the waiting fresh inputs were drawn before
     bool stopping_due = false;
-    std::size_t rounds_past_stop = 0;  // rounds the criterion would not have run: fresh ones
+    std::size_t rounds_past_stop = 0;  // rounds the criterion would not have run, for fresh ones
     const std::int64_t start = now_ns();
     for (std::size_t r = 0;; ++r) {
+        if (!fresh_drawn_before &&
+            fresh_schedule.draw(fresh_rounds, drawing_s, static_cast<double>(now_ns() - start) * 1e-9, stopping_due)) {
+            drawing_s += draw_fresh_inputs(run, tensors, findings);
+            fresh_drawn_before = r;
+        }
         Round round;
         round.first = RoundSchedule::first(r);
-        round.fresh = fresh_schedule.fresh(r, fresh_rounds, drawing_s, static_cast<double>(now_ns() - start) * 1e-9,
-                                           stopping_due);
+        round.fresh =
+            fresh_drawn_before && fresh_schedule.fresh(r, r - *fresh_drawn_before, fresh_rounds, stopping_due);
+        if (round.fresh) fresh_drawn_before.reset();
         round.input_variant = round.fresh ? next_fresh_variant++ : RoundSchedule::variant(r);
         const int slot = round.fresh ? static_cast<int>(WorkloadTensors::fresh_slot) : round.input_variant;
         const std::size_t layout = schedule.layout(r);
@@ -209,7 +216,6 @@ void measure_rounds(RunState run, WorkloadTensors& tensors, SideStates& states, 
         for (SideState& state : states) {
             if (state.layout != layout) state.use_layout(layout);
         }
-        if (round.fresh) drawing_s += draw_fresh_inputs(run, tensors, findings);
         round.t_s = static_cast<double>(now_ns() - start) * 1e-9;
         {
             const SweptRound swept(run.runtime, &result.wall.flushes_s);

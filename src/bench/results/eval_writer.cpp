@@ -136,9 +136,10 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
              "a wait that is null counting as 0; each side's ms (samples) the median of its readings less their "
              "waits over the same rounds"},
             {"fresh_inputs",
-             "two rounds in eight (one with each side first) draw inputs for that round alone from a seed of the "
-             "kernel's random source, while drawing them costs at most a quarter of the rounds' wall time, and "
-             "rounds go on until min_fresh_rounds exist; the student's outputs there are held to the reference's; "
+             "two rounds in eight (one with each side first) take inputs drawn for that round alone, a round "
+             "ahead, from a seed of the kernel's random source, while drawing them costs at most a quarter of the "
+             "rounds' wall time, and rounds go on, every other one fresh, until min_fresh_rounds exist; the student's "
+             "outputs there are held to the reference's; "
              "each round's log-ratio less the median of the seen rounds with the same side first; reuse.gain is "
              "exp(median on the two variants - median on fresh rounds), refused (student) or noticed (reference) "
              "over at least 5 fresh rounds beyond reuse.resolves, exp(max(4 standard errors of the two medians, "

@@ -78,12 +78,17 @@ Split split(const std::vector<Round>& rounds, Take take) {
 
 }  // namespace
 
-bool FreshSchedule::fresh(std::size_t round, std::size_t fresh_so_far, double drawing_s, double wall_s,
+bool FreshSchedule::draw(std::size_t fresh_so_far, double drawing_s, double wall_s, bool stopping) const noexcept {
+    if (stopping) return fresh_so_far < minimum_;
+    return drawing_s <= budget * wall_s;
+}
+
+bool FreshSchedule::fresh(std::size_t round, std::size_t rounds_since_draw, std::size_t fresh_so_far,
                           bool stopping) const noexcept {
+    if (rounds_since_draw == 0) return false;
     if (stopping) return fresh_so_far < minimum_;
     const std::size_t in_cycle = round % cycle;
-    if (in_cycle != reference_first && in_cycle != student_first) return false;
-    return drawing_s <= budget * wall_s;
+    return in_cycle == reference_first || in_cycle == student_first;
 }
 
 std::optional<Reuse> reuse_of(const std::vector<Round>& rounds) {

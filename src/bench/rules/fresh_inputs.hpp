@@ -22,11 +22,18 @@ namespace forge::bench {
 
 struct Round;  // record.hpp, which keeps a workload's Reuse
 
-// Which rounds draw fresh inputs: two in every eight (one with each side
-// first), while drawing them has cost at most a quarter of the rounds' wall
-// time; then every round, once the rounds are otherwise done, until `minimum`
-// of them were undisturbed (no call preempted, no GPU throttled), or for at
-// most `past_stop_cap` times as many rounds (a machine that preempts every round).
+// When fresh inputs are drawn and which rounds take them: two rounds in every
+// eight (one with each side first), while drawing them has cost at most a
+// quarter of the rounds' wall time; then, once the rounds are otherwise done,
+// every other round until `minimum` of them were undisturbed (no call
+// preempted, no GPU throttled), or for at most `past_stop_cap` times as many
+// rounds (a machine that preempts every round).
+//
+// The inputs are drawn a round ahead: a round never takes the inputs drawn
+// right before it. Timed right after its inputs were drawn, an honest
+// memory-bound student read a few percent slower on them than on the seen
+// variants, which read as reuse (docs/lab/README.md, "A fresh round right
+// after its draw"); the round that follows a draw on seen inputs read alike.
 class FreshSchedule {
 public:
     static constexpr double budget = 0.25;  // of the rounds' wall time, for drawing inputs
@@ -34,11 +41,14 @@ public:
 
     explicit FreshSchedule(std::size_t minimum) noexcept : minimum_(minimum) {}
 
-    // Whether round `round` (of this measurement) draws fresh inputs, with
+    // Whether to draw fresh inputs before the next round, none waiting, with
     // `fresh_so_far` undisturbed fresh rounds among the workload's, `drawing_s`
-    // spent drawing them and `wall_s` in the rounds; `stopping` once the
-    // precision criterion is done.
-    [[nodiscard]] bool fresh(std::size_t round, std::size_t fresh_so_far, double drawing_s, double wall_s,
+    // spent drawing and `wall_s` in the rounds; `stopping` once the precision
+    // criterion is done.
+    [[nodiscard]] bool draw(std::size_t fresh_so_far, double drawing_s, double wall_s, bool stopping) const noexcept;
+    // Whether round `round` (of this measurement) takes the waiting fresh
+    // inputs, drawn `rounds_since_draw` rounds before it (0: right before it).
+    [[nodiscard]] bool fresh(std::size_t round, std::size_t rounds_since_draw, std::size_t fresh_so_far,
                              bool stopping) const noexcept;
     // Whether the rounds may end with `fresh_so_far` undisturbed fresh ones,
     // `past_stop` rounds after the criterion was done.
