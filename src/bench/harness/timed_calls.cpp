@@ -194,7 +194,8 @@ void measure_rounds(RunState run, WorkloadTensors& tensors, SideStates& states, 
         next_fresh_variant = std::max(next_fresh_variant, round.input_variant + 1);
     }
     double drawing_s = 0.0;  // drawing fresh inputs, this measurement's
-    std::optional<std::size_t> fresh_drawn_before;  // the round the waiting fresh inputs were drawn before
+    // The round the waiting fresh inputs were drawn before; empty while none wait.
+    std::optional<std::size_t> fresh_drawn_before;
     bool stopping_due = false;
     std::size_t rounds_past_stop = 0;  // rounds the criterion would not have run, for fresh ones
     const std::int64_t start = now_ns();
