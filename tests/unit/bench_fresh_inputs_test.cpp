@@ -83,12 +83,12 @@ BOOST_AUTO_TEST_CASE(no_round_takes_the_inputs_drawn_right_before_it) {
     BOOST_TEST(!schedule.fresh(3, 0, 0, false));
     BOOST_TEST(schedule.fresh(3, 1, 0, false));
     BOOST_TEST(!schedule.fresh(3, 0, 0, true));
-    // Over budget until round 6's draw: round 6 keeps its seen inputs, and round 11 takes them.
-    const Ran ran = run_schedule(schedule, 16, 16, 3.0);
-    BOOST_TEST(ran.draws.front() == 0u);
-    for (std::size_t i = 0; i < ran.fresh.size(); ++i) {
-        BOOST_TEST(ran.fresh[i] > ran.draws[i], "fresh round " << ran.fresh[i] << " drawn before " << ran.draws[i]);
-    }
+    // Draws of 2.75 s against a second a round: the budget allows the next
+    // draw only before rounds 11 and 22, both fresh slots, whose rounds keep
+    // their seen inputs; the next fresh slots take them.
+    const Ran ran = run_schedule(schedule, 28, 28, 2.75);
+    BOOST_TEST(ran.draws == (std::vector<std::size_t>{0, 11, 22}), boost::test_tools::per_element());
+    BOOST_TEST(ran.fresh == (std::vector<std::size_t>{3, 14, 27}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(once_the_rounds_would_stop_every_other_round_is_fresh_until_the_minimum) {
