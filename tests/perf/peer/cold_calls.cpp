@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "runtime/calibration.hpp"
+
 namespace forge::peer {
 
 Floats::Floats(std::int64_t count)
@@ -32,6 +34,12 @@ void time_cold_calls(benchmark::State& state, std::initializer_list<const Floats
         call();
         benchmark::ClobberMemory();
     }
+    // The bench's own readings of the machine after each of its rounds, here
+    // after each repetition: where the two harnesses' ratios part, whether the
+    // machine had changed between their runs.
+    static const bench::MemoryCalibration memory;
+    state.counters["memory_calibration_ms"] = memory.time_ms();
+    state.counters["calibration_ms"] = bench::time_calibration_ms();
 }
 
 void register_side(const std::string& card, const std::string& workload, const std::string& side, std::int64_t m,

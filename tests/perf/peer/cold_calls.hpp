@@ -60,7 +60,9 @@ private:
 bench::CacheFlusher& flusher();
 
 // Times `call` from a cold cache: before each timed call, with the clock
-// paused, the sweep and then the eviction of the tensors it touches.
+// paused, the sweep and then the eviction of the tensors it touches. After
+// them, the bench's two calibrations of the machine (runtime/calibration.hpp)
+// as the counters memory_calibration_ms and calibration_ms.
 void time_cold_calls(benchmark::State& state, std::initializer_list<const Floats*> touched,
                      const std::function<void()>& call);
 
