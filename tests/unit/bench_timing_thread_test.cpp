@@ -1,5 +1,6 @@
 // The timing thread is pinned to one CPU; the threads a side makes from it are
 // not: they run on the process's CPUs, as they would in the side's own program.
+// The cache sweep's helpers run beside it, each on a CPU of its own.
 #define BOOST_TEST_MODULE bench_timing_thread
 #include <boost/test/unit_test.hpp>
 
@@ -7,15 +8,18 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <ctime>
 #include <future>
 #include <thread>
+#include <vector>
 
 #ifdef FORGE_TEST_HAS_OPENMP
 #include <omp.h>
-
-#include <atomic>
 #endif
 
+#include "runtime/host/sweep_crew.hpp"
 #include "runtime/host/timing_thread.hpp"
 
 namespace fb = forge::bench;
@@ -70,6 +74,12 @@ private:
     std::promise<pid_t> started_;
     std::promise<void> finish_;
 };
+
+double cpu_ms(clockid_t clock) {
+    timespec t{};
+    ::clock_gettime(clock, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
 
 }  // namespace
 
@@ -155,3 +165,69 @@ BOOST_AUTO_TEST_CASE(an_openmp_team_runs_on_the_process_cpus_after_the_release,
     BOOST_TEST(workers_on_process_cpus() == 1);
 }
 #endif
+
+BOOST_AUTO_TEST_CASE(the_other_cpus_are_the_process_cpus_but_the_timing_threads,
+                     *boost::unit_test::precondition(two_or_more_cpus)) {
+    const cpu_set_t process = cpus_of(0);
+    const fb::TimingThreadPin pin;
+    const std::vector<int> others = pin.other_cpus(CPU_SETSIZE);
+    BOOST_TEST(others.size() + 1 == static_cast<std::size_t>(CPU_COUNT(&process)));
+    for (const int cpu : others) {
+        BOOST_TEST(cpu != pin.cpu());
+        BOOST_TEST(CPU_ISSET(cpu, &process));
+    }
+    BOOST_TEST(pin.other_cpus(1).size() == 1u);
+}
+
+// Each sweep calls every part once, whoever takes it, sweep after sweep; the
+// helpers take parts on their own CPUs, never on the timing thread's.
+BOOST_AUTO_TEST_CASE(a_sweep_calls_every_part_once_and_helpers_stay_off_the_timing_cpu,
+                     *boost::unit_test::precondition(two_or_more_cpus)) {
+    const fb::TimingThreadPin pin;
+    constexpr std::size_t parts = 16;
+    std::vector<std::atomic<int>> calls(parts);
+    std::atomic<int> on_timing_cpu_by_helpers = 0;
+    std::atomic<int> by_helpers = 0;
+    const std::thread::id timing_thread = std::this_thread::get_id();
+    fb::SweepCrew crew(pin.other_cpus(3), parts, [&](std::size_t part) {
+        ++calls[part];
+        if (std::this_thread::get_id() != timing_thread) {
+            ++by_helpers;
+            if (::sched_getcpu() == pin.cpu()) ++on_timing_cpu_by_helpers;
+        }
+        // A part long enough for a helper to wake while the timing thread works.
+        const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(300);
+        while (std::chrono::steady_clock::now() < until) {
+        }
+    });
+    BOOST_TEST(crew.threads() >= 2u);
+    constexpr int sweeps = 20;
+    for (int sweep = 1; sweep <= sweeps; ++sweep) {
+        crew.sweep();
+        for (std::size_t part = 0; part < parts; ++part) BOOST_TEST_REQUIRE(calls[part].load() == sweep);
+    }
+    BOOST_TEST(by_helpers.load() > 0);
+    BOOST_TEST(on_timing_cpu_by_helpers.load() == 0);
+}
+
+// Between sweeps the helpers sleep: the timed calls come between sweeps, and
+// the harness counts the CPU time the process's other threads take during one.
+BOOST_AUTO_TEST_CASE(the_helpers_take_no_cpu_time_between_sweeps, *boost::unit_test::precondition(two_or_more_cpus)) {
+    const fb::TimingThreadPin pin;
+    fb::SweepCrew crew(pin.other_cpus(3), 4, [](std::size_t) {});
+    crew.sweep();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const double others_before = cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu_ms(CLOCK_THREAD_CPUTIME_ID);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const double others_after = cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu_ms(CLOCK_THREAD_CPUTIME_ID);
+    BOOST_TEST(others_after - others_before < 1.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_crew_without_helpers_sweeps_on_the_calling_thread) {
+    std::vector<int> calls(3, 0);
+    fb::SweepCrew crew({}, calls.size(), [&](std::size_t part) { ++calls[part]; });
+    BOOST_TEST(crew.threads() == 1u);
+    crew.sweep();
+    crew.sweep();
+    BOOST_TEST(calls == std::vector<int>(3, 2), boost::test_tools::per_element());
+}

@@ -22,6 +22,12 @@ constexpr std::size_t fallback_bytes = std::size_t{32} << 20;
 // The line of every x86-64 CPU and of most AArch64 ones; evicting in steps
 // smaller than a CPU's line only flushes a line twice.
 constexpr std::size_t line_bytes = 64;
+// A sweep's parts: 16 MiB, at most 64, each a few ms of one core's sweep, so a
+// helper a neighbour preempts holds up the others for one part at most.
+constexpr std::size_t part_bytes = std::size_t{16} << 20;
+constexpr std::size_t most_parts = 64;
+
+std::size_t parts_of(std::size_t bytes) { return std::clamp<std::size_t>(bytes / part_bytes, 1, most_parts); }
 
 #if defined(__x86_64__)
 // CPUID leaf 7, EBX bit 23.
@@ -121,17 +127,24 @@ void evict_lines(const std::byte* data, std::size_t bytes) noexcept {
 // Its own memory off the heap, on huge pages where the kernel allows them: the
 // flush then evicts the caches without also evicting every TLB entry, whose
 // misses would land in the next timed call.
-CacheFlusher::CacheFlusher(std::size_t bytes) : bytes_(bytes), buffer_(allocate_host_block(bytes)) {}
+CacheFlusher::CacheFlusher(std::size_t bytes, const std::vector<int>& helper_cpus)
+    : bytes_(bytes), buffer_(allocate_host_block(bytes)),
+      crew_(helper_cpus, parts_of(bytes), [this](std::size_t part) { sweep_part(part); }) {}
 
 void CacheFlusher::Release::operator()(std::byte* p) const noexcept { release_host_block(p); }
 
-void CacheFlusher::flush() noexcept {
+void CacheFlusher::flush() noexcept { crew_.sweep(); }
+
+void CacheFlusher::sweep_part(std::size_t part) noexcept {
     // A read-modify-write of every cache line. Not memset: glibc writes a buffer
     // this large with non-temporal stores, which bypass the cache and evict little.
     auto* words = reinterpret_cast<std::uint64_t*>(buffer_.get());
-    const std::size_t count = bytes_ / sizeof(std::uint64_t);
-    constexpr std::size_t words_per_line = 64 / sizeof(std::uint64_t);
-    for (std::size_t i = 0; i < count; i += words_per_line) words[i] += 1;
+    constexpr std::size_t words_per_line = line_bytes / sizeof(std::uint64_t);
+    const std::size_t lines = bytes_ / line_bytes;
+    const std::size_t parts = parts_of(bytes_);
+    const std::size_t first = lines * part / parts * words_per_line;
+    const std::size_t end = lines * (part + 1) / parts * words_per_line;
+    for (std::size_t i = first; i < end; i += words_per_line) words[i] += 1;
     compiler_barrier();
 }
 

@@ -5,6 +5,9 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
+
+#include "runtime/host/sweep_crew.hpp"
 
 namespace forge::bench {
 
@@ -30,17 +33,23 @@ inline constexpr bool evicts_lines = false;
 class CacheFlusher {
 public:
     // Reads and writes every cache line of `bytes` of its own memory on each
-    // flush (at least twice the LLC).
-    explicit CacheFlusher(std::size_t bytes);
+    // flush (at least twice the LLC), sharing the sweep with a helper on each
+    // of `helper_cpus` (sweep_crew.hpp).
+    explicit CacheFlusher(std::size_t bytes, const std::vector<int>& helper_cpus = {});
     void flush() noexcept;
     [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
+    // The threads a flush runs on, the caller's included.
+    [[nodiscard]] std::size_t threads() const noexcept { return crew_.threads(); }
 
 private:
     struct Release {
         void operator()(std::byte* p) const noexcept;
     };
+    void sweep_part(std::size_t part) noexcept;
+
     std::size_t bytes_;
     std::unique_ptr<std::byte, Release> buffer_;
+    SweepCrew crew_;  // last: its helpers sweep buffer_
 };
 
 }  // namespace forge::bench

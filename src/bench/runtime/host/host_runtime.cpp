@@ -73,7 +73,8 @@ private:
 class HostRuntime final : public Runtime {
 public:
     explicit HostRuntime(std::size_t flush_bytes)
-        : cache_(last_level_cache()), flusher_(flush_bytes > 0 ? flush_bytes : 2 * cache_.bytes),
+        : cache_(last_level_cache()),
+          flusher_(flush_bytes > 0 ? flush_bytes : 2 * cache_.bytes, pin_.other_cpus(most_sweep_helpers)),
           probe_(probe_flush(flusher_, cache_.bytes)),
           bandwidth_(measure_memory_bandwidth(bandwidth_buffer_bytes(flusher_.bytes()))),
           compute_(measure_compute_peak()), has_amx_(has_matrix_units()), load_at_start_(load_average()),
@@ -96,6 +97,7 @@ public:
                 {"last_level_cache_bytes", cache_.bytes},
                 {"last_level_cache_source", cache_.source},
                 {"flush_bytes", flusher_.bytes()},
+                {"flush_threads", flusher_.threads()},
                 {"flush", evicts_lines ? "read-modify-write of every cache line once per round, then each side's own "
                                          "tensors' lines flushed before its call"
                                        : "read-modify-write of every cache line before each call"},
@@ -313,6 +315,10 @@ private:
     static std::size_t bandwidth_buffer_bytes(std::size_t flush_bytes) {
         return std::clamp<std::size_t>(4 * flush_bytes, std::size_t{64} << 20, std::size_t{256} << 20);
     }
+
+    // The sweep's helpers beside the timing thread: past four cores a sweep
+    // gains little, and the cores it would take may be a side's.
+    static constexpr std::size_t most_sweep_helpers = 3;
 
     TimingThreadPin pin_;  // first: the flush probe already runs pinned
     SchedulerWatch scheduler_;  // the timing thread's

@@ -30,6 +30,15 @@ TimingThreadPin::TimingThreadPin() : timing_thread_(::gettid()) {
     if (!default_attributes_changed_) ::pthread_attr_destroy(&earlier_default_attributes_);
 }
 
+std::vector<int> TimingThreadPin::other_cpus(std::size_t most) const {
+    std::vector<int> out;
+    if (cpu_ < 0) return out;
+    for (int cpu = 0; cpu < CPU_SETSIZE && out.size() < most; ++cpu) {
+        if (cpu != cpu_ && CPU_ISSET(cpu, &process_cpus_)) out.push_back(cpu);
+    }
+    return out;
+}
+
 TimingThreadPin::~TimingThreadPin() {
     if (default_attributes_changed_) {
         ::pthread_setattr_default_np(&earlier_default_attributes_);

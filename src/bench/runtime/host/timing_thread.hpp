@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <vector>
 
 namespace forge::bench {
 
@@ -28,6 +29,9 @@ public:
 
     // The CPU the timing thread is pinned to; -1 when it could not be pinned.
     [[nodiscard]] int cpu() const { return cpu_; }
+    // The process's CPUs other than that one, lowest first, at most `most`;
+    // none when the timing thread could not be pinned.
+    [[nodiscard]] std::vector<int> other_cpus(std::size_t most) const;
 
     // Gives the process's CPUs to every other thread of the process whose CPUs
     // are exactly the timing thread's one: threads a side made from it. A side
