@@ -106,8 +106,7 @@ public:
         return memory_ceiling();
     }
     // What no call can beat doing its declared FLOPs; nullopt where nothing sound
-    // bounds it (CUDA: a peak per type and unit the attributes do not give; HOST
-    // with AMX, whose matrix units are not measured).
+    // bounds it (CUDA: a peak per type and unit the attributes do not give).
     [[nodiscard]] virtual std::optional<ComputeCeiling> compute_ceiling() const { return std::nullopt; }
     // The ceiling measured again before a reading past compute_ceiling() is
     // refused, as memory_ceiling_measured_again().

@@ -77,8 +77,8 @@ public:
           flusher_(flush_bytes > 0 ? flush_bytes : 2 * cache_.bytes, pin_.other_cpus(most_sweep_helpers)),
           probe_(probe_flush(flusher_, cache_.bytes)),
           bandwidth_(measure_memory_bandwidth(bandwidth_buffer_bytes(flusher_.bytes()))),
-          compute_(measure_compute_peak()), has_amx_(has_matrix_units()), load_at_start_(load_average()),
-          huge_pages_(transparent_huge_pages()), times_at_start_(read_cpu_times(pin_.cpu())) {}
+          compute_(measure_compute_peak()), load_at_start_(load_average()), huge_pages_(transparent_huge_pages()),
+          times_at_start_(read_cpu_times(pin_.cpu())) {}
 
     [[nodiscard]] nlohmann::json device_facts() const override {
         const std::string cpufreq =
@@ -112,6 +112,7 @@ public:
                   {"threads", compute_.threads},
                   {"instructions",
                    compute_.instructions.empty() ? nlohmann::json(nullptr) : nlohmann::json(compute_.instructions)},
+                  {"margin", compute_.margin},
                   {"measured_again", compute_measured_again_},
                   {"checked", compute_ceiling().has_value()}}},
                 {"transparent_huge_pages", huge_pages_.empty() ? nlohmann::json(nullptr) : nlohmann::json(huge_pages_)},
@@ -192,15 +193,15 @@ public:
         return memory_ceiling();
     }
 
-    // Not where the CPU has matrix units (AMX), whose bf16 and int8 peaks are
-    // many times the vectors' and are not measured.
     [[nodiscard]] std::optional<ComputeCeiling> compute_ceiling() const override {
-        if (has_amx_ || !(compute_.gflops > 0.0)) return std::nullopt;
+        if (!(compute_.gflops > 0.0)) return std::nullopt;
         return ComputeCeiling{
             .gflops = compute_.gflops,
-            .margin = host_compute_margin,
-            .source = "the best of fp32 " + compute_.instructions + " multiply-adds on " +
-                      std::to_string(compute_.threads) + " thread(s) " +
+            .margin = compute_.margin,
+            .source = "the best of " +
+                      (compute_.instructions == "amx-int8" ? std::string("AMX int8 dot products")
+                                                           : "fp32 " + compute_.instructions + " multiply-adds") +
+                      " on " + std::to_string(compute_.threads) + " thread(s) " +
                       (compute_measured_again_ ? "at the run's start and again at its end" : "at the run's start") +
                       " (device.compute_peak)"};
     }
@@ -286,11 +287,6 @@ private:
     // reading, and a neighbour lowers the reading: only twice it is beyond doubt
     // (docs/design/threat-model.md; the figures: docs/lab/README.md).
     static constexpr double host_bandwidth_margin = 2.0;
-    // The measured peak is fp32 multiply-adds; the same vectors do 4x the
-    // operations on int8 (dot-product instructions), and a clock that was lower
-    // while it was measured than during a call gives up to 2x more: only 8x it
-    // is beyond doubt (docs/design/threat-model.md).
-    static constexpr double host_compute_margin = 8.0;
 
     // Five more measurements a few tenths of a second apart, `best` becoming the
     // one whose `figure` is highest: a neighbour lowers a reading, none raises it.
@@ -301,12 +297,6 @@ private:
             Reading again = measure();
             if (again.*figure > best.*figure) best = std::move(again);
         }
-    }
-
-    static bool has_matrix_units() {
-        const std::vector<std::string> extensions = cpu_vector_extensions();
-        return std::any_of(extensions.begin(), extensions.end(),
-                           [](const std::string& extension) { return extension.starts_with("amx"); });
     }
 
     // Four times the flush (itself twice the last-level cache), 64-256 MiB:
@@ -329,7 +319,6 @@ private:
     bool bandwidth_measured_again_ = false;   // memory_ceiling_measured_again()
     std::optional<double> calibration_gbps_;  // given to memory_ceiling_measured_again()
     ComputePeak compute_;
-    bool has_amx_ = false;
     bool compute_measured_again_ = false;  // compute_ceiling_measured_again()
     nlohmann::json load_at_start_;
     std::string huge_pages_;  // transparent_huge_pages()
