@@ -79,8 +79,8 @@ void make_variant(RunState run, WorkloadTensors& tensors, Findings& findings, st
 }
 
 // How many copies (layouts) of each side's tensors the rounds rotate through.
-// Where a side's tensors sit (their page offsets, the physical pages and cache
-// sets behind them) moves its time by several percent, the same for a whole
+// Where a side's tensors sit (the physical pages and cache sets behind them)
+// moves its time by several percent, the same for a whole
 // run and different in the next: with identical code on both sides, one side
 // read faster, consistently within a run and not from run to run
 // (docs/lab/README.md, "Layouts"). Rotating several copies per side turns that

@@ -39,13 +39,17 @@ std::byte* from_malloc(std::size_t bytes) {
 std::byte* from_kernel(std::size_t bytes) {
     const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     // Each block starts on a huge page boundary: over-map by one, then trim both
-    // ends. Its data starts at another offset in its first huge page, a page and
-    // a cache line on from the last block's: with every block at the same offset,
-    // a call's input and output streams shared their low address bits in every
-    // copy of its tensors, and a streaming side read apart from copy to copy by
-    // where the pages fell (docs/lab/ratio-stability.md).
+    // ends. Its data starts on another page of its first huge page than the last
+    // block's: with every block at the same offset in its huge page, a call's
+    // input and output streams shared their cache sets in every copy of its
+    // tensors, and a streaming side read apart from copy to copy by where the
+    // pages fell (docs/lab/ratio-stability.md). But at the same place in that
+    // page, as malloc's large blocks all start: where a block's data started
+    // in its page (0-4 KiB on, a cache line more per block) moved a call that
+    // walks rows of 4 KiB by up to 40%, a different bias on every copy of the
+    // tensors (docs/lab/README.md, "Where a tensor starts in its page").
     static std::atomic<std::size_t> huge_blocks{0};
-    const std::size_t stagger = huge_blocks++ * (page + alignment) % huge_page;
+    const std::size_t stagger = huge_blocks++ * page % huge_page;
     const std::size_t length = (bytes + stagger + alignment + huge_page - 1) / huge_page * huge_page;
     void* mapped = ::mmap(nullptr, length + huge_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mapped == MAP_FAILED) throw std::bad_alloc();
