@@ -8,8 +8,8 @@
 namespace forge::bench {
 
 struct ComputePeak {
-    double gflops = 0.0;       // the best reading, one thread or all; 0 where not measured
-    unsigned threads = 0;      // how many ran at once in that reading
+    double gflops = 0.0;   // the best reading, one thread or all; 0 where not measured
+    unsigned threads = 0;  // how many ran at once in that reading
     // What was timed: "amx-int8" (AMX's int8 dot products), or the fp32 fused
     // multiply-adds of "avx512f" or "avx2+fma", or "sse2" (a multiply and an add).
     std::string instructions;
