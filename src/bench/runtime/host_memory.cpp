@@ -46,8 +46,8 @@ std::byte* from_kernel(std::size_t bytes) {
     // pages fell (docs/lab/ratio-stability.md). But at the same place in that
     // page, as malloc's large blocks all start: where a block's data started
     // in its page (0-4 KiB on, a cache line more per block) moved a call that
-    // walks rows of 4 KiB by up to 40%, a different bias on every copy of the
-    // tensors (docs/lab/README.md, "Where a tensor starts in its page").
+    // walks rows of 4 KiB by a fifth to a half, a different bias on every copy
+    // of the tensors (docs/lab/README.md, "Where a tensor starts in its page").
     static std::atomic<std::size_t> huge_blocks{0};
     const std::size_t stagger = huge_blocks++ * page % huge_page;
     const std::size_t length = (bytes + stagger + alignment + huge_page - 1) / huge_page * huge_page;

@@ -155,7 +155,7 @@ bool can_use_amx_int8() {
 }
 
 // The densest arithmetic this CPU runs.
-Kernel widest_kernel() {
+Kernel densest_kernel() {
     __builtin_cpu_init();
     if (can_use_amx_int8()) return {&dot_amx_int8, matrix_operations, "amx-int8", matrix_margin};
     if (__builtin_cpu_supports("avx512f")) return {&fma_avx512, chains * 16 * 2.0, "avx512f", vector_margin};
@@ -199,7 +199,7 @@ double best_gflops(const Kernel& kernel, std::int64_t iterations, unsigned threa
 ComputePeak measure_compute_peak() {
     ComputePeak out;
 #if defined(__x86_64__)
-    const Kernel kernel = widest_kernel();
+    const Kernel kernel = densest_kernel();
     out.instructions = kernel.instructions;
     out.margin = kernel.margin;
     // Long enough a pass (2 ms or more on one thread) that thread start-up and

@@ -306,8 +306,8 @@ private:
         return std::clamp<std::size_t>(4 * flush_bytes, std::size_t{64} << 20, std::size_t{256} << 20);
     }
 
-    // The sweep's helpers beside the timing thread: past four cores a sweep
-    // gains little, and the cores it would take may be a side's.
+    // The sweep's helpers beside the timing thread: four cores' misses in
+    // flight reach most machines' memory bandwidth (measured on two only).
     static constexpr std::size_t most_sweep_helpers = 3;
 
     TimingThreadPin pin_;  // first: the flush probe already runs pinned
