@@ -1,7 +1,6 @@
 #include "runtime/host/compute_peak.hpp"
 
 #if defined(__x86_64__)
-#include <cpuid.h>
 #include <immintrin.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -13,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/host/vector_extensions.hpp"
 #include "runtime/timer.hpp"
 
 namespace forge::bench {
@@ -138,17 +138,16 @@ __attribute__((target("amx-tile,amx-int8"))) float dot_amx_int8(std::int64_t ite
     return static_cast<float>(out[0]);
 }
 
-// AMX with int8 where the CPU has it (CPUID leaf 7: EDX bits 24 and 25) and
-// Linux lets this process use its tile data (arch_prctl's
+// AMX with int8 where the CPU has it (device.vector_extensions: amx_tile and
+// amx_int8) and Linux lets this process use its tile data (arch_prctl's
 // ARCH_REQ_XCOMP_PERM for XTILEDATA, Linux 5.16 or later). The permission is
 // the process's from then on: a side may use AMX without asking for it.
 bool can_use_amx_int8() {
-    unsigned eax = 0;
-    unsigned ebx = 0;
-    unsigned ecx = 0;
-    unsigned edx = 0;
-    if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0) return false;
-    if ((edx & (1U << 24)) == 0 || (edx & (1U << 25)) == 0) return false;
+    const std::vector<std::string> extensions = cpu_vector_extensions();
+    const auto has = [&](const char* extension) {
+        return std::find(extensions.begin(), extensions.end(), extension) != extensions.end();
+    };
+    if (!has("amx_tile") || !has("amx_int8")) return false;
     constexpr long request_permission = 0x1023;  // ARCH_REQ_XCOMP_PERM
     constexpr long tile_data = 18;               // XFEATURE_XTILEDATA
     return ::syscall(SYS_arch_prctl, request_permission, tile_data) == 0;
