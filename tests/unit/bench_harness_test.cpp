@@ -17,6 +17,9 @@
 #include <type_traits>
 #include <vector>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "forge/bench/bench.hpp"
@@ -30,6 +33,7 @@
 #include "definition.hpp"
 #include "harness/workload_run.hpp"
 #include "results/record.hpp"
+#include "rules/page_faults.hpp"
 #include "runtime/runtime.hpp"
 
 namespace fb = forge::bench;
@@ -126,6 +130,8 @@ BOOST_AUTO_TEST_CASE(a_symmetric_run_reports_every_key_of_eval_json) {
             BOOST_TEST(w["kernels"][side].is_array());
             BOOST_TEST(w["profiler"][side]["calls"] == 3);  // median per call over three profiled calls
             BOOST_TEST(w["profiler"][side]["total_ns"].get<double>() > 0.0);
+            BOOST_TEST(w["page_faults"][side].get<long>() >= 0);
+            BOOST_TEST(w["page_faults"][side].get<long>() < fb::many_page_faults);
         }
         // Where its wall time went: parts that add up to no more than the total,
         // the measured part the counted rounds' calls.
@@ -162,6 +168,7 @@ BOOST_AUTO_TEST_CASE(a_symmetric_run_reports_every_key_of_eval_json) {
     BOOST_TEST(p["precision_reached"].is_boolean());
     BOOST_TEST(p["stopping"]["criterion"] == "paired-ratio-precision");
     BOOST_TEST(p["stopping"]["preset"] == "quick");  // a --quick ratio is never taken for one to keep
+    BOOST_TEST(!any_has(result.notices, {"page faults each"}));
 }
 
 // A flush the caller made smaller than a cold sample needs is recorded, and said.
@@ -647,6 +654,32 @@ BOOST_AUTO_TEST_CASE(host_tables_show_marked_regions_and_the_unmarked_rest) {
         BOOST_TEST_REQUIRE(w["kernels"]["reference"].size() == 1u);
         BOOST_TEST(w["kernels"]["reference"][0]["name"] == "(unmarked)");
     }
+}
+
+// A side that maps a temporary afresh on every call pays the operating
+// system's page faults inside its window: recorded per side, and said.
+BOOST_AUTO_TEST_CASE(a_side_that_maps_memory_afresh_every_call_is_said_to) {
+    constexpr std::size_t mapped_bytes = std::size_t{8} << 20;
+    const long page = ::sysconf(_SC_PAGESIZE);
+    fb::Bench bench = add_bench();
+    bench.reference([&](fb::Io& io) {
+        void* temporary = ::mmap(nullptr, mapped_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        BOOST_REQUIRE(temporary != MAP_FAILED);
+        (void)::madvise(temporary, mapped_bytes, MADV_NOHUGEPAGE);  // a fault a page wherever huge pages are on
+        auto* bytes = static_cast<volatile char*>(temporary);
+        for (std::size_t i = 0; i < mapped_bytes; i += static_cast<std::size_t>(page)) bytes[i] = 1;
+        ::munmap(temporary, mapped_bytes);
+        add(io);
+    });
+    const fb::RunResult result = quick_run(bench, add_contract());
+    BOOST_TEST(result.exit_code == forge::exit_code::ok);
+    for (const json& w : result.eval["performance"]["workloads"]) {
+        BOOST_TEST(w["page_faults"]["reference"].get<long>() >= static_cast<long>(mapped_bytes) / page);
+        BOOST_TEST(w["page_faults"]["student"].get<long>() < fb::many_page_faults);
+        BOOST_TEST(any_has(result.notices, {"workload '" + w["name"].get<std::string>() + "'",
+                                            "the reference's calls took", "page faults each", "bench.setup"}));
+    }
+    BOOST_TEST(!any_has(result.notices, {"the student's calls", "page faults each"}));
 }
 
 BOOST_AUTO_TEST_CASE(the_eval_file_is_written_when_asked) {

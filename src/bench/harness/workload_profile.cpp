@@ -13,8 +13,10 @@
 #include "harness/call_checks.hpp"
 #include "harness/swept_round.hpp"
 #include "rules/kernel_sets.hpp"
+#include "rules/page_faults.hpp"
 #include "rules/profiled_calls.hpp"
 #include "rules/round_schedule.hpp"
+#include "runtime/kernel_calls.hpp"
 #include "runtime/preemption.hpp"
 #include "runtime/timer.hpp"
 
@@ -32,6 +34,15 @@ struct ProfiledSide {
     std::vector<KernelTable> tables;
     std::vector<KernelTable> preempted;
     std::optional<std::set<std::string>> launched;  // the first profiled call's kernels
+    std::vector<long> page_faults;                  // each attempt's, preempted ones included: a wait maps no memory
+
+    [[nodiscard]] std::optional<long> median_page_faults() const {
+        if (page_faults.empty()) return std::nullopt;
+        std::vector<long> sorted = page_faults;
+        const auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
+        std::nth_element(sorted.begin(), middle, sorted.end());
+        return *middle;
+    }
 
     [[nodiscard]] KernelTable table() const {
         std::vector<KernelTable> calls = tables;
@@ -67,9 +78,13 @@ void take_profiled_calls(RunState run, WorkloadTensors& tensors, SideStates& sta
             load(run.runtime, tensors, state, variant);
             swept.flush_caches(state);
             const SchedulerReading before = run.scheduler.read();
+            const long faults_before = kernel::page_faults();
             const std::int64_t start = now_ns();
             Profile profile = run.runtime.profile_call([&] { call_side(run.bench, state, findings); },
                                                        "forge/" + side_name(state.side) + "/" + run.workload.name);
+            if (const long faults_after = kernel::page_faults(); faults_before >= 0 && faults_after >= faults_before) {
+                p.page_faults.push_back(faults_after - faults_before);
+            }
             const bool was_preempted =
                 preempted(before, run.scheduler.read(), static_cast<double>(now_ns() - start) * 1e-6);
             check_timed_outputs(run, tensors, state, findings, variant, {"profiled call ", p.attempts, ""});
@@ -139,6 +154,10 @@ void profile_sides(RunState run, WorkloadTensors& tensors, SideStates& states, F
             record.kernel_set_changed = changed.has_value();
         }
         record.kernels = p.table();
+        record.page_faults = p.median_page_faults();
+        if (record.page_faults && *record.page_faults >= many_page_faults) {
+            findings.notice(page_faults_notice(state.side, *record.page_faults));
+        }
     }
 }
 

@@ -270,6 +270,15 @@ nlohmann::json kernel_set_changed_json(const WorkloadRecord& w) {
             {eval_key::student, side(w.student.kernel_set_changed)}};
 }
 
+// Per side; null where the process's page faults could not be read.
+nlohmann::json page_faults_json(const WorkloadRecord& w) {
+    const auto side = [](const std::optional<long>& faults) -> nlohmann::json {
+        if (faults) return *faults;
+        return nullptr;
+    };
+    return {{eval_key::reference, side(w.reference.page_faults)}, {eval_key::student, side(w.student.page_faults)}};
+}
+
 // The spread between runs an interval includes; null when the bench kept no history.
 nlohmann::json between_runs_json(const BetweenRuns& spread) {
     if (spread.runs == 0) return nullptr;
@@ -334,6 +343,7 @@ nlohmann::json performance_json(const RunRecord& record, const RunSummary& summa
               {{eval_key::reference, samples_json(w.reference)}, {eval_key::student, samples_json(w.student)}}},
              {eval_key::outputs, workload_outputs_json(record, *w.workload)},
              {eval_key::kernel_set_changed, kernel_set_changed_json(w)},
+             {"page_faults", page_faults_json(w)},
              {eval_key::kernels,
               {{eval_key::reference, to_json(ref_table)[eval_key::kernels]},
                {eval_key::student, to_json(stu_table)[eval_key::kernels]}}},

@@ -61,6 +61,9 @@ struct SideRecord {
     // A timed sample ran other kernels than the profiled call (see workload_profile.cpp);
     // nullopt when the backend could not see the samples' kernels.
     std::optional<bool> kernel_set_changed;
+    // The page faults of a profiled call, the median over them (the whole
+    // process's, minor and major); nullopt where they could not be read.
+    std::optional<long> page_faults;
 };
 
 struct PrepRecord {

@@ -78,4 +78,10 @@ long involuntary_switches() noexcept {
     return usage.ru_nivcsw;
 }
 
+long page_faults() noexcept {
+    rusage usage{};
+    if (system_call(SYS_getrusage, RUSAGE_SELF, address(&usage)) != 0) return -1;
+    return usage.ru_minflt + usage.ru_majflt;
+}
+
 }  // namespace forge::bench::kernel

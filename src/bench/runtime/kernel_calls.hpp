@@ -39,4 +39,8 @@ void close(int fd) noexcept;
 // The calling thread's involuntary context switches (getrusage(RUSAGE_THREAD)); -1: unknown.
 [[nodiscard]] long involuntary_switches() noexcept;
 
+// The process's page faults so far, minor and major, every thread's
+// (getrusage(RUSAGE_SELF)): a side's call may fault on threads of its own. -1: unknown.
+[[nodiscard]] long page_faults() noexcept;
+
 }  // namespace forge::bench::kernel
