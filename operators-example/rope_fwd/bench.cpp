@@ -1,5 +1,6 @@
 // The bench of rope_fwd: x [batch, 2048, heads, 128] ~ N(0, 1); the rotation
 // tables come from the prep step (outside every window), the same for every workload.
+#include <cstddef>
 #include <vector>
 
 #include <forge/bench/bench.hpp>
@@ -12,10 +13,26 @@ namespace fb = forge::bench;
 
 namespace {
 
-void call(fb::Io& io, decltype(&reference::rope_fwd) rope) {
+// The reference's rotate_half(x) tensor, made in its setup and kept for the
+// workload's calls, as a framework's caching allocator keeps a block. Mapped
+// afresh each call (malloc maps a temporary above 32 MiB), b2_h16's took 8193
+// page faults a call, and on a VM where a fault cost 11 µs the reference read
+// 111-140 ms a call against 22 ms (docs/lab/README.md).
+std::vector<float> rotate_half_workspace(const fb::Workload& w, fb::Stream) {
+    return std::vector<float>(static_cast<std::size_t>(w["batch"] * w["seq"] * w["heads"] * w["dim"]));
+}
+
+void call_reference(fb::Io& io) {
     const fb::Tensor& x = io.in("x");
-    rope(x.data<float>(), io.in("cos").data<float>(), io.in("sin").data<float>(), io.out("y").data<float>(), x.dim(0),
-         x.dim(1), x.dim(2), x.dim(3));
+    reference::rope_fwd(x.data<float>(), io.in("cos").data<float>(), io.in("sin").data<float>(),
+                        io.out("y").data<float>(), io.state<std::vector<float>>().data(), x.dim(0), x.dim(1), x.dim(2),
+                        x.dim(3));
+}
+
+void call_student(fb::Io& io) {
+    const fb::Tensor& x = io.in("x");
+    student::rope_fwd(x.data<float>(), io.in("cos").data<float>(), io.in("sin").data<float>(),
+                      io.out("y").data<float>(), x.dim(0), x.dim(1), x.dim(2), x.dim(3));
 }
 
 fb::Bench make_bench() {
@@ -31,8 +48,9 @@ fb::Bench make_bench() {
         return std::vector<fb::TensorSpec>{{"y", {w["batch"], w["seq"], w["heads"], w["dim"]}, fb::DType::fp32}};
     });
     bench.prep(prep::rope_fwd);
-    bench.reference([](fb::Io& io) { call(io, &reference::rope_fwd); });
-    bench.student([](fb::Io& io) { call(io, &student::rope_fwd); });
+    bench.setup(fb::Side::reference, rotate_half_workspace);
+    bench.reference(call_reference);
+    bench.student(call_student);
     return bench;
 }
 

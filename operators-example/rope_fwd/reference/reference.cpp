@@ -1,7 +1,6 @@
 #include "reference.hpp"
 
 #include <cmath>
-#include <memory>
 
 #include <forge/bench/region.hpp>
 
@@ -18,18 +17,16 @@ void rope_tables(float* cos, float* sin, std::int64_t seq, std::int64_t half) {
     }
 }
 
-void rope_fwd(const float* x, const float* cos, const float* sin, float* y, std::int64_t batch, std::int64_t seq,
-              std::int64_t heads, std::int64_t dim) {
+void rope_fwd(const float* x, const float* cos, const float* sin, float* y, float* rotated, std::int64_t batch,
+              std::int64_t seq, std::int64_t heads, std::int64_t dim) {
     const std::int64_t half = dim / 2;
     const std::int64_t rows = batch * seq * heads;
-    // Uninitialised, as torch.empty: the eager code pays for the tensor, not for zeroing it.
-    const auto rotated = std::make_unique_for_overwrite<float[]>(static_cast<std::size_t>(rows * dim));
     {
         // rotate_half(x) = cat(-x[..., half:], x[..., :half]), a tensor of its own.
         forge::bench::region r{"rotate_half"};
         for (std::int64_t row = 0; row < rows; ++row) {
             const float* in = x + row * dim;
-            float* out = rotated.get() + row * dim;
+            float* out = rotated + row * dim;
             for (std::int64_t i = 0; i < half; ++i) {
                 out[i] = -in[i + half];
                 out[i + half] = in[i];
@@ -43,7 +40,7 @@ void rope_fwd(const float* x, const float* cos, const float* sin, float* y, std:
             const float* c = cos + pos * half;
             const float* s = sin + pos * half;
             const float* in = x + row * dim;
-            const float* rot = rotated.get() + row * dim;
+            const float* rot = rotated + row * dim;
             float* out = y + row * dim;
             for (std::int64_t i = 0; i < dim; ++i) out[i] = in[i] * c[i % half] + rot[i] * s[i % half];
         }
