@@ -96,6 +96,14 @@ BOOST_AUTO_TEST_CASE(a_symmetric_run_reports_every_key_of_eval_json) {
     const json& machine = e["device"];
     BOOST_TEST(machine["flush_bytes"] == 2 * machine["last_level_cache_bytes"].get<std::size_t>());
     BOOST_TEST(machine["flush_probe"]["effective"].is_boolean());
+    // An L3 reported by sysconf alone may be the package's: the sweep is measured then.
+    BOOST_REQUIRE(machine.contains("sweep_reach"));
+    const json& reach = machine["sweep_reach"];
+    BOOST_TEST(reach.is_null() == (machine["last_level_cache_source"] != "measured"));
+    if (!reach.is_null()) {
+        BOOST_TEST(reach["reported_bytes"].get<std::size_t>() > machine["last_level_cache_bytes"].get<std::size_t>());
+        BOOST_TEST(reach["readings"].back()["bytes"] == machine["last_level_cache_bytes"]);
+    }
     BOOST_TEST(!any_has(result.notices, {"the cache flush was set to"}));
     // The huge page mode the tensors were mapped under, and a notice when it refuses them.
     BOOST_REQUIRE(machine.contains("transparent_huge_pages"));

@@ -54,7 +54,65 @@ FlushProbe probe_once(CacheFlusher& flusher, const std::vector<std::uint64_t>& n
     return probe;
 }
 
+// One sweep size's trial: the working set walked warm, re-referenced, swept,
+// walked again; then its own lines flushed and walked once more.
+struct Trial {
+    double warm_ms = 0.0;
+    double swept_ms = 0.0;
+    double evicted_ms = 0.0;
+};
+
+Trial sweep_trial(CacheFlusher& sweep, const std::vector<std::uint64_t>& next) {
+    Trial trial;
+    (void)time_walk_ms(next);
+    trial.warm_ms = time_walk_ms(next);
+    sweep.flush();
+    trial.swept_ms = time_walk_ms(next);
+    (void)time_walk_ms(next);
+    evict_lines(reinterpret_cast<const std::byte*>(next.data()), next.size() * sizeof(std::uint64_t));
+    trial.evicted_ms = time_walk_ms(next);
+    return trial;
+}
+
 }  // namespace
+
+std::optional<SweepReach> measure_sweep_reach(std::size_t reported_bytes, const std::vector<int>& helper_cpus) {
+    if (!evicts_lines) return std::nullopt;                            // no flush of a line's own to compare with
+    constexpr std::size_t working_set_bytes = std::size_t{256} << 10;  // held by a core's L2
+    constexpr int trials = 7;
+    const std::vector<std::uint64_t> next = random_cycle(working_set_bytes / 64);
+    SweepReach reach;
+    reach.working_set_bytes = working_set_bytes;
+    for (std::size_t bytes = std::size_t{4} << 20; bytes < reported_bytes; bytes *= 2) {
+        CacheFlusher sweep(bytes, helper_cpus);
+        sweep.flush();  // its pages mapped before any trial
+        // Each trial's walks are a few milliseconds apart, so a neighbour's
+        // stretch of traffic moves all three: the trials are judged by how far
+        // each went from its warm walk to its evicted one.
+        std::vector<double> warm;
+        std::vector<double> swept;
+        std::vector<double> evicted;
+        std::vector<double> way;
+        for (int t = 0; t < trials; ++t) {
+            const Trial trial = sweep_trial(sweep, next);
+            warm.push_back(trial.warm_ms);
+            swept.push_back(trial.swept_ms);
+            evicted.push_back(trial.evicted_ms);
+            way.push_back((trial.swept_ms - trial.warm_ms) / std::max(trial.evicted_ms - trial.warm_ms, 1e-9));
+        }
+        const double warm_ms = stats::median(warm);
+        const double evicted_ms = stats::median(evicted);
+        if (!(evicted_ms >= FlushProbe::effective_slowdown * warm_ms)) return std::nullopt;
+        reach.readings.push_back({bytes, stats::median(swept), stats::median(way)});
+        if (reach.readings.back().evicted_fraction >= evicted_way) {
+            reach.bytes = bytes;
+            reach.warm_ms = warm_ms;
+            reach.evicted_ms = evicted_ms;
+            return reach;
+        }
+    }
+    return std::nullopt;
+}
 
 FlushProbe probe_flush(CacheFlusher& flusher, std::size_t last_level_cache_bytes) {
     const std::size_t working_set_bytes = std::clamp<std::size_t>(last_level_cache_bytes / 4, 64 << 10, 1 << 20);

@@ -73,8 +73,12 @@ private:
 class HostRuntime final : public Runtime {
 public:
     explicit HostRuntime(std::size_t flush_bytes)
-        : cache_(last_level_cache()),
-          flusher_(flush_bytes > 0 ? flush_bytes : 2 * cache_.bytes, pin_.other_cpus(most_sweep_helpers)),
+        : sweep_helpers_(pin_.other_cpus(most_sweep_helpers)), reported_cache_(last_level_cache()),
+          reach_(flush_bytes == 0 && reported_cache_.source == "sysconf"
+                     ? measure_sweep_reach(reported_cache_.bytes, sweep_helpers_)
+                     : std::nullopt),
+          cache_(reach_ ? CacheSize{reach_->bytes, "measured"} : reported_cache_),
+          flusher_(flush_bytes > 0 ? flush_bytes : 2 * cache_.bytes, sweep_helpers_),
           probe_(probe_flush(flusher_, cache_.bytes)),
           bandwidth_(measure_memory_bandwidth(bandwidth_buffer_bytes(flusher_.bytes()))),
           compute_(measure_compute_peak()), load_at_start_(load_average()), huge_pages_(transparent_huge_pages()),
@@ -96,6 +100,7 @@ public:
                 {"cpu_steal_fraction", stolen() ? nlohmann::json(*stolen()) : nlohmann::json(nullptr)},
                 {"last_level_cache_bytes", cache_.bytes},
                 {"last_level_cache_source", cache_.source},
+                {"sweep_reach", sweep_reach_json()},
                 {"flush_bytes", flusher_.bytes()},
                 {"flush_threads", flusher_.threads()},
                 {"flush", evicts_lines ? "read-modify-write of every cache line once per round, then each side's own "
@@ -299,6 +304,19 @@ private:
         }
     }
 
+    [[nodiscard]] nlohmann::json sweep_reach_json() const {
+        if (!reach_) return nullptr;
+        nlohmann::json readings = nlohmann::json::array();
+        for (const SweepReach::Reading& r : reach_->readings) {
+            readings.push_back({{"bytes", r.bytes}, {"ms", r.ms}, {"evicted_fraction", r.evicted_fraction}});
+        }
+        return {{"reported_bytes", reported_cache_.bytes},
+                {"working_set_bytes", reach_->working_set_bytes},
+                {"warm_ms", reach_->warm_ms},
+                {"evicted_ms", reach_->evicted_ms},
+                {"readings", readings}};
+    }
+
     // Four times the flush (itself twice the last-level cache), 64-256 MiB:
     // smaller than a cache the reading comes out higher, which only makes the
     // ceiling lenient.
@@ -312,7 +330,12 @@ private:
 
     TimingThreadPin pin_;  // first: the flush probe already runs pinned
     SchedulerWatch scheduler_;  // the timing thread's
-    CacheSize cache_;
+    std::vector<int> sweep_helpers_;  // the CPUs the sweep's helpers are pinned to
+    CacheSize reported_cache_;        // as the machine reports it
+    // Where the machine reports the L3 by sysconf alone, which may be the
+    // package's: how much of it the timing thread's sweep must reach, measured.
+    std::optional<SweepReach> reach_;
+    CacheSize cache_;  // the one the sweep is twice of
     CacheFlusher flusher_;
     FlushProbe probe_;
     MemoryBandwidth bandwidth_;
