@@ -52,3 +52,17 @@ BOOST_AUTO_TEST_CASE(with_no_sweep_below_the_reported_cache_to_try_none_is_measu
     const fb::TimingThreadPin pin;
     BOOST_TEST(!fb::measure_sweep_reach(4 * mib, pin.other_cpus(3)).has_value());
 }
+
+BOOST_AUTO_TEST_CASE(the_cache_to_sweep_is_measured_only_where_sysconf_alone_reports_it) {
+    const fb::CacheToSweep swept = fb::cache_to_sweep({});
+    BOOST_TEST(swept.reported.bytes == fb::last_level_cache().bytes);
+    if (swept.reported.source != "sysconf") BOOST_TEST(!swept.reach.has_value());
+    if (swept.reach) {
+        BOOST_TEST(swept.cache().source == "measured");
+        BOOST_TEST(swept.cache().bytes == swept.reach->bytes);
+        BOOST_TEST(swept.cache().bytes < swept.reported.bytes);
+    } else {
+        BOOST_TEST(swept.cache().bytes == swept.reported.bytes);
+        BOOST_TEST(swept.cache().source == swept.reported.source);
+    }
+}

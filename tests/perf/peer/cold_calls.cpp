@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "runtime/calibration.hpp"
+#include "runtime/host/flush_probe.hpp"
 
 namespace forge::peer {
 
@@ -19,8 +20,10 @@ void Floats::uniform(std::mt19937_64& rng, float low, float high) {
     std::generate_n(data(), bytes_ / sizeof(float), [&] { return draw(rng); });
 }
 
+// Twice the cache the bench's flush is twice of, measured the same way where
+// only sysconf reports it, swept by this thread alone.
 bench::CacheFlusher& flusher() {
-    static bench::CacheFlusher sweep(2 * bench::last_level_cache().bytes);
+    static bench::CacheFlusher sweep(2 * bench::cache_to_sweep({}).cache().bytes);
     return sweep;
 }
 

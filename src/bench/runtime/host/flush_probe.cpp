@@ -114,6 +114,12 @@ std::optional<SweepReach> measure_sweep_reach(std::size_t reported_bytes, const 
     return std::nullopt;
 }
 
+CacheToSweep cache_to_sweep(const std::vector<int>& helper_cpus) {
+    CacheToSweep swept{last_level_cache(), std::nullopt};
+    if (swept.reported.source == "sysconf") swept.reach = measure_sweep_reach(swept.reported.bytes, helper_cpus);
+    return swept;
+}
+
 FlushProbe probe_flush(CacheFlusher& flusher, std::size_t last_level_cache_bytes) {
     const std::size_t working_set_bytes = std::clamp<std::size_t>(last_level_cache_bytes / 4, 64 << 10, 1 << 20);
     const std::vector<std::uint64_t> next = random_cycle(working_set_bytes / 64);

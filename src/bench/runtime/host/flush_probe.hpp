@@ -68,4 +68,14 @@ inline constexpr double evicted_way = 0.9;
 [[nodiscard]] std::optional<SweepReach> measure_sweep_reach(std::size_t reported_bytes,
                                                             const std::vector<int>& helper_cpus);
 
+// The last-level cache a flush is twice of: the one last_level_cache() reports
+// or, where only sysconf reports it, the sweep measure_sweep_reach measured.
+struct CacheToSweep {
+    CacheSize reported;
+    std::optional<SweepReach> reach;  // where measured
+
+    [[nodiscard]] CacheSize cache() const { return reach ? CacheSize{reach->bytes, "measured"} : reported; }
+};
+[[nodiscard]] CacheToSweep cache_to_sweep(const std::vector<int>& helper_cpus);
+
 }  // namespace forge::bench

@@ -73,12 +73,10 @@ private:
 class HostRuntime final : public Runtime {
 public:
     explicit HostRuntime(std::size_t flush_bytes)
-        : sweep_helpers_(pin_.other_cpus(most_sweep_helpers)), reported_cache_(last_level_cache()),
-          reach_(flush_bytes == 0 && reported_cache_.source == "sysconf"
-                     ? measure_sweep_reach(reported_cache_.bytes, sweep_helpers_)
-                     : std::nullopt),
-          cache_(reach_ ? CacheSize{reach_->bytes, "measured"} : reported_cache_),
-          flusher_(flush_bytes > 0 ? flush_bytes : 2 * cache_.bytes, sweep_helpers_),
+        : sweep_helpers_(pin_.other_cpus(most_sweep_helpers)),
+          // A flush the caller sized needs no measured one: the cache is only said.
+          swept_(flush_bytes == 0 ? cache_to_sweep(sweep_helpers_) : CacheToSweep{last_level_cache(), std::nullopt}),
+          cache_(swept_.cache()), flusher_(flush_bytes > 0 ? flush_bytes : 2 * cache_.bytes, sweep_helpers_),
           probe_(probe_flush(flusher_, cache_.bytes)),
           bandwidth_(measure_memory_bandwidth(bandwidth_buffer_bytes(flusher_.bytes()))),
           compute_(measure_compute_peak()), load_at_start_(load_average()), huge_pages_(transparent_huge_pages()),
@@ -305,15 +303,16 @@ private:
     }
 
     [[nodiscard]] nlohmann::json sweep_reach_json() const {
-        if (!reach_) return nullptr;
+        if (!swept_.reach) return nullptr;
+        const SweepReach& reach = *swept_.reach;
         nlohmann::json readings = nlohmann::json::array();
-        for (const SweepReach::Reading& r : reach_->readings) {
+        for (const SweepReach::Reading& r : reach.readings) {
             readings.push_back({{"bytes", r.bytes}, {"ms", r.ms}, {"evicted_fraction", r.evicted_fraction}});
         }
-        return {{"reported_bytes", reported_cache_.bytes},
-                {"working_set_bytes", reach_->working_set_bytes},
-                {"warm_ms", reach_->warm_ms},
-                {"evicted_ms", reach_->evicted_ms},
+        return {{"reported_bytes", swept_.reported.bytes},
+                {"working_set_bytes", reach.working_set_bytes},
+                {"warm_ms", reach.warm_ms},
+                {"evicted_ms", reach.evicted_ms},
                 {"readings", readings}};
     }
 
@@ -331,11 +330,8 @@ private:
     TimingThreadPin pin_;  // first: the flush probe already runs pinned
     SchedulerWatch scheduler_;  // the timing thread's
     std::vector<int> sweep_helpers_;  // the CPUs the sweep's helpers are pinned to
-    CacheSize reported_cache_;        // as the machine reports it
-    // Where the machine reports the L3 by sysconf alone, which may be the
-    // package's: how much of it the timing thread's sweep must reach, measured.
-    std::optional<SweepReach> reach_;
-    CacheSize cache_;  // the one the sweep is twice of
+    CacheToSweep swept_;
+    CacheSize cache_;  // the one the flush is twice of
     CacheFlusher flusher_;
     FlushProbe probe_;
     MemoryBandwidth bandwidth_;
