@@ -180,18 +180,54 @@ BOOST_AUTO_TEST_CASE(two_fresh_rounds_borrow_the_seen_rounds_spread) {
 
 // The undisturbed rounds, quiet or not; no reading with fewer than two fresh
 // or two seen rounds among them.
-BOOST_AUTO_TEST_CASE(the_rounds_compared_are_the_undisturbed_ones) {
+BOOST_AUTO_TEST_CASE(the_rounds_compared_are_those_no_unread_wait_or_throttle_disturbed) {
     std::vector<fb::Round> made = made_rounds(20, 3, 0.0, 0.01);
     for (fb::Round& round : made) round.used = false;  // not quiet: compared all the same
     auto reuse = fb::reuse_of(made);
     BOOST_TEST_REQUIRE(reuse.has_value());
     BOOST_TEST(reuse->fresh_rounds == 3u);
     BOOST_TEST(reuse->seen_rounds == 20u);
+    // Preempted with both waits read (HOST): its log-ratio leaves them out, so it is compared.
     made[21].preempted = true;
+    made[21].reference_wait_ms = 0.0;
+    made[21].student_wait_ms = 0.5;
+    BOOST_TEST(fb::compared_for_reuse(made[21]));
+    reuse = fb::reuse_of(made);
+    BOOST_TEST_REQUIRE(reuse.has_value());
+    BOOST_TEST(reuse->fresh_rounds == 3u);
+    // Preempted with a wait unread, or throttled: set aside.
+    made[21].student_wait_ms.reset();
     made[22].throttled = true;
+    BOOST_TEST(!fb::compared_for_reuse(made[21]));
+    BOOST_TEST(!fb::compared_for_reuse(made[22]));
     BOOST_TEST(!fb::reuse_of(made).has_value());
     BOOST_TEST(!fb::reuse_of(made_rounds(20, 1, 0.0, 0.01)).has_value());
     BOOST_TEST(!fb::reuse_of(made_rounds(1, 6, 0.0, 0.01)).has_value());
+}
+
+// A student that computes only on inputs it has not seen makes its fresh
+// calls the long ones, which a neighbour preempts most: where their waits
+// were read, every such round still counts, and the reuse is caught.
+BOOST_AUTO_TEST_CASE(a_reusing_student_is_caught_though_a_neighbour_preempted_every_fresh_round) {
+    std::vector<fb::Round> made = made_rounds(80, 8, std::log(20.0), 0.03);
+    for (fb::Round& round : made) {
+        round.reference_wait_ms = 0.0;
+        round.student_wait_ms = 0.0;
+        if (round.fresh) {
+            round.preempted = true;
+            round.student_wait_ms = 0.2;  // read, and left out of the log-ratio
+            round.student_ms += 0.2;
+        }
+    }
+    const auto reuse = fb::reuse_of(made);
+    BOOST_TEST_REQUIRE(reuse.has_value());
+    BOOST_TEST(reuse->fresh_rounds == 8u);
+    BOOST_TEST(reuse->student_gained());
+    // Where the waits were not read, those rounds say nothing, and none is judged.
+    for (fb::Round& round : made) {
+        if (round.fresh) round.student_wait_ms.reset();
+    }
+    BOOST_TEST(!fb::reuse_of(made).has_value());
 }
 
 // A median of a few short calls' log-ratios strays far: fewer than five fresh

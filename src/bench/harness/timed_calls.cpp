@@ -187,10 +187,10 @@ void measure_rounds(RunState run, WorkloadTensors& tensors, SideStates& states, 
     }
     const RoundSchedule schedule(states[Side::reference].layouts.size());
     const FreshSchedule fresh_schedule(stopping.min_fresh_rounds);
-    std::size_t fresh_rounds = 0;  // undisturbed ones: what reuse_of compares
+    std::size_t fresh_rounds = 0;  // those reuse_of compares
     int next_fresh_variant = input_variants;
     for (const Round& round : result.rounds) {
-        fresh_rounds += round.fresh && !round.preempted && !round.throttled ? 1 : 0;
+        fresh_rounds += round.fresh && compared_for_reuse(round) ? 1 : 0;
         next_fresh_variant = std::max(next_fresh_variant, round.input_variant + 1);
     }
     double drawing_s = 0.0;  // drawing fresh inputs, this measurement's
@@ -239,7 +239,7 @@ void measure_rounds(RunState run, WorkloadTensors& tensors, SideStates& states, 
             round.memory_calibration_ms = memory_calibration.time_ms();
         }
         round.throttled = round.clocks && clock_watch.throttled(*round.clocks);
-        fresh_rounds += round.fresh && !round.preempted && !round.throttled ? 1 : 0;
+        fresh_rounds += round.fresh && compared_for_reuse(round) ? 1 : 0;
         result.rounds.push_back(round);
         criterion.add(result.reading(result.rounds.size() - 1));
         rounds_past_stop += stopping_due ? 1 : 0;

@@ -143,7 +143,8 @@ nlohmann::json stopping_rule_json(const StoppingParameters& p) {
              "each round's log-ratio less the median of the seen rounds with the same side first; reuse.gain is "
              "exp(median on the two variants - median on fresh rounds), refused (student) or noticed (reference) "
              "over at least 5 fresh rounds beyond reuse.resolves, exp(max(4 standard errors of the two medians, "
-             "2%)), with Mann-Whitney's reuse.rank_z beyond 3; over the undisturbed rounds"},
+             "2%)), with Mann-Whitney's reuse.rank_z beyond 3; over the rounds not throttled and not preempted, or "
+             "preempted with both calls' waits read"},
             {"interval", "hull of the sign-test interval and Student's t on the layouts' medians"},
             {"round_selection",
              "quiet rounds (no preempted call, no throttled GPU, memory calibration within 30% of the "

@@ -91,9 +91,13 @@ bool FreshSchedule::fresh(std::size_t round, std::size_t rounds_since_draw, std:
     return in_cycle == reference_first || in_cycle == student_first;
 }
 
+bool compared_for_reuse(const Round& round) noexcept {
+    if (round.throttled) return false;
+    return !round.preempted || (round.reference_wait_ms && round.student_wait_ms);
+}
+
 std::optional<Reuse> reuse_of(const std::vector<Round>& rounds) {
-    const auto [fresh, seen, fresh_raw, seen_raw] =
-        split(rounds, [](const Round& r) { return !r.preempted && !r.throttled; });
+    const auto [fresh, seen, fresh_raw, seen_raw] = split(rounds, compared_for_reuse);
     if (fresh.size() < 2 || seen.size() < 2) return std::nullopt;
     // Two fresh rounds say little of their own spread: the seen rounds' is the
     // noise then, and the larger of the two once there are three.

@@ -25,9 +25,9 @@ struct Round;  // record.hpp, which keeps a workload's Reuse
 // When fresh inputs are drawn and which rounds take them: two rounds in every
 // eight (one with each side first), while drawing them has cost at most a
 // quarter of the rounds' wall time; then, once the rounds are otherwise done,
-// every other round until `minimum` of them were undisturbed (no call
-// preempted, no GPU throttled), or for at most `past_stop_cap` times as many
-// rounds (a machine that preempts every round).
+// every other round until `minimum` of them can be compared
+// (compared_for_reuse), or for at most `past_stop_cap` times as many rounds (a
+// machine that preempts every round where waits cannot be read).
 //
 // The inputs are drawn a round ahead: a round never takes the inputs drawn
 // right before it. Timed right after its inputs were drawn, an honest
@@ -42,7 +42,7 @@ public:
     explicit FreshSchedule(std::size_t minimum) noexcept : minimum_(minimum) {}
 
     // Whether to draw fresh inputs before the next round, none waiting, with
-    // `fresh_so_far` undisturbed fresh rounds among the workload's, `drawing_s`
+    // `fresh_so_far` comparable fresh rounds among the workload's, `drawing_s`
     // spent drawing and `wall_s` in the rounds; `stopping` once the precision
     // criterion is done.
     [[nodiscard]] bool draw(std::size_t fresh_so_far, double drawing_s, double wall_s, bool stopping) const noexcept;
@@ -50,7 +50,7 @@ public:
     // inputs, drawn `rounds_since_draw` rounds before it (0: right before it).
     [[nodiscard]] bool fresh(std::size_t round, std::size_t rounds_since_draw, std::size_t fresh_so_far,
                              bool stopping) const noexcept;
-    // Whether the rounds may end with `fresh_so_far` undisturbed fresh ones,
+    // Whether the rounds may end with `fresh_so_far` comparable fresh ones,
     // `past_stop` rounds after the criterion was done.
     [[nodiscard]] bool enough(std::size_t fresh_so_far, std::size_t past_stop) const noexcept {
         return fresh_so_far >= minimum_ || past_stop >= past_stop_cap * minimum_;
@@ -98,9 +98,17 @@ struct Reuse {
     }
 };
 
-// The undisturbed rounds (no call preempted, no GPU throttled), quiet or not:
-// a busy stretch slows both sides of a round, fresh or seen, alike. None when
-// fewer than two fresh or seen rounds remain.
+// Whether a round's log-ratio is held to the others' for reuse: not throttled,
+// and not preempted unless both calls' waits for their CPU were read (HOST),
+// which its log-ratio leaves out. A side that computes only on fresh inputs
+// makes those calls the long ones, which meet a neighbour's time slices most:
+// beside one, setting every preempted round aside left 2 of a workload's fresh
+// rounds against 87 seen (docs/lab/README.md), too few to judge.
+[[nodiscard]] bool compared_for_reuse(const Round& round) noexcept;
+
+// The rounds compared_for_reuse keeps, quiet or not: a busy stretch slows both
+// sides of a round, fresh or seen, alike. None when fewer than two fresh or
+// seen rounds remain.
 [[nodiscard]] std::optional<Reuse> reuse_of(const std::vector<Round>& rounds);
 
 }  // namespace forge::bench
