@@ -76,8 +76,8 @@ public:
         : sweep_helpers_(pin_.other_cpus(most_sweep_helpers)),
           // A flush the caller sized needs no measured one: the cache is only said.
           swept_(flush_bytes == 0 ? cache_to_sweep(sweep_helpers_) : CacheToSweep{last_level_cache(), std::nullopt}),
-          cache_(swept_.cache()), flusher_(flush_bytes > 0 ? flush_bytes : 2 * cache_.bytes, sweep_helpers_),
-          probe_(probe_flush(flusher_, cache_.bytes)),
+          flusher_(flush_bytes > 0 ? flush_bytes : 2 * swept_.cache().bytes, sweep_helpers_),
+          probe_(probe_flush(flusher_, swept_.cache().bytes)),
           bandwidth_(measure_memory_bandwidth(bandwidth_buffer_bytes(flusher_.bytes()))),
           compute_(measure_compute_peak()), load_at_start_(load_average()), huge_pages_(transparent_huge_pages()),
           times_at_start_(read_cpu_times(pin_.cpu())) {}
@@ -96,8 +96,8 @@ public:
                 {"load_average_at_start", load_at_start_},
                 {"load_average_at_end", load_average()},
                 {"cpu_steal_fraction", stolen() ? nlohmann::json(*stolen()) : nlohmann::json(nullptr)},
-                {"last_level_cache_bytes", cache_.bytes},
-                {"last_level_cache_source", cache_.source},
+                {"last_level_cache_bytes", swept_.cache().bytes},
+                {"last_level_cache_source", swept_.cache().source},
                 {"sweep_reach", sweep_reach_json()},
                 {"flush_bytes", flusher_.bytes()},
                 {"flush_threads", flusher_.threads()},
@@ -135,9 +135,9 @@ public:
                           std::to_string(probe_.warm_ms) + " ms warm and " + std::to_string(probe_.flushed_ms) +
                           " ms after a flush, so cold samples may be warm");
         }
-        if (flusher_.bytes() < 2 * cache_.bytes) {
+        if (flusher_.bytes() < 2 * swept_.cache().bytes) {
             out.push_back("the cache flush was set to " + std::to_string(flusher_.bytes()) +
-                          " bytes, under twice the last-level cache (" + std::to_string(2 * cache_.bytes) +
+                          " bytes, under twice the last-level cache (" + std::to_string(2 * swept_.cache().bytes) +
                           "): cold samples may be warm");
         }
         if (pin_.cpu() < 0) out.push_back("the timing thread could not be pinned to a CPU: samples may migrate");
@@ -330,8 +330,7 @@ private:
     TimingThreadPin pin_;  // first: the flush probe already runs pinned
     SchedulerWatch scheduler_;  // the timing thread's
     std::vector<int> sweep_helpers_;  // the CPUs the sweep's helpers are pinned to
-    CacheToSweep swept_;
-    CacheSize cache_;  // the one the flush is twice of
+    CacheToSweep swept_;              // its cache() is the one the flush is twice of
     CacheFlusher flusher_;
     FlushProbe probe_;
     MemoryBandwidth bandwidth_;
