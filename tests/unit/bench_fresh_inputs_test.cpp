@@ -178,8 +178,8 @@ BOOST_AUTO_TEST_CASE(two_fresh_rounds_borrow_the_seen_rounds_spread) {
     BOOST_TEST(reuse->resolves > std::exp(0.06));
 }
 
-// The undisturbed rounds, quiet or not; no reading with fewer than two fresh
-// or two seen rounds among them.
+// The rounds compared_for_reuse keeps, quiet or not; no reading with fewer
+// than two fresh or two seen rounds among them.
 BOOST_AUTO_TEST_CASE(the_rounds_compared_are_those_no_unread_wait_or_throttle_disturbed) {
     std::vector<fb::Round> made = made_rounds(20, 3, 0.0, 0.01);
     for (fb::Round& round : made) round.used = false;  // not quiet: compared all the same
