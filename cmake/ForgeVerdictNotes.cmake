@@ -3,8 +3,8 @@
 #
 # A bench that measured passes, and CTest shows its output only with -V: a
 # ratio whose interval stayed wider than its precision target, a --quick
-# ratio, or one measured on a machine busier than its earlier runs would pass
-# unremarked. ctest runs this script after its tests, beside
+# ratio, or one measured on a machine busier than its earlier runs or beside
+# other busy processes would pass unremarked. ctest runs this script after its tests, beside
 # ForgeSkippedBenches.cmake; its arguments are ForgeRunEvals.cmake's. Always
 # exits 0: a failing post-test command would fail the whole ctest run.
 cmake_minimum_required(VERSION 3.25)
@@ -85,6 +85,12 @@ foreach(test eval IN ZIP_LISTS tests evals)
   string(JSON busier ERROR_VARIABLE ignored GET "${performance}" between_runs machine busier)
   if(busier STREQUAL "ON" OR busier STREQUAL "true")
     list(APPEND notes "a busier machine than its earlier runs (its interval reaches theirs)")
+  endif()
+  string(JSON neighbour ERROR_VARIABLE ignored GET "${json}" device other_processes neighbour)
+  if(neighbour STREQUAL "ON" OR neighbour STREQUAL "true")
+    string(JSON cpus ERROR_VARIABLE ignored GET "${json}" device other_processes cpus)
+    _forge_short("${cpus}" cpus)
+    list(APPEND notes "other processes kept ${cpus} CPUs busy beside it (a neighbour can slow one side more)")
   endif()
   string(JSON drifted ERROR_VARIABLE ignored GET "${performance}" drift_flagged)
   if(drifted STREQUAL "ON" OR drifted STREQUAL "true")

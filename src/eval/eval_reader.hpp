@@ -67,6 +67,17 @@ public:
         return value->get<std::string>();
     }
 
+    // "device.other_processes.cpus" where its "neighbour" is true; leniently absent, as text_in.
+    static std::optional<double> neighbour_cpus(const json& root) {
+        const json* device = member(root, eval_key::device);
+        const json* others = device && device->is_object() ? member(*device, eval_key::other_processes) : nullptr;
+        if (!others || !others->is_object()) return std::nullopt;
+        const json* neighbour = member(*others, eval_key::neighbour);
+        const json* cpus = member(*others, eval_key::cpus);
+        if (!neighbour || *neighbour != true || !cpus || !cpus->is_number()) return std::nullopt;
+        return cpus->get<double>();
+    }
+
     const json* object_member(const json& object, const KeyPath& at, std::string_view key,
                               std::string_view expected) const {
         const json* value = member(object, key);
@@ -133,6 +144,7 @@ public:
         report.machine.host = text_in(root, eval_key::launch, eval_key::host);
         report.machine.device = text_in(root, eval_key::device, eval_key::name);
         report.machine.device_uuid = text_in(root, eval_key::device, eval_key::uuid);
+        report.machine.neighbour_cpus = neighbour_cpus(root);
         if (const json* build =
                 object_member(root, top, eval_key::build, "an object {\"optimized\": true|false, ...}")) {
             report.build_optimized = flag(*build, top / eval_key::build, eval_key::optimized);

@@ -185,6 +185,13 @@ std::vector<std::string> machine_changes(const EvalReport& old_eval, const EvalR
                 "interval is wider, and a change may be the load's";
         notes.push_back(std::move(note));
     }
+    for (const auto& [run, eval] : {std::pair{"OLD", &old_eval}, std::pair{"NEW", &new_eval}}) {
+        if (!eval->machine.neighbour_cpus) continue;
+        std::string note = run;
+        note += " ran beside other processes (device.other_processes): a change may be the neighbour's, which "
+                "slows one side more than the other";
+        notes.push_back(std::move(note));
+    }
     return notes;
 }
 

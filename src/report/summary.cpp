@@ -136,6 +136,12 @@ void note_bench_findings(OperatorSummary& row, const EvalReport& eval) {
                                 "reach the bench's earlier runs' ratios too (rerun on a quieter machine)");
         }
     }
+    if (eval.machine.neighbour_cpus) {
+        row.notes.push_back("beside a neighbour: other processes kept " + fixed(*eval.machine.neighbour_cpus, 2) +
+                            " CPUs busy on average during the run (device.other_processes), and one that competes "
+                            "for memory bandwidth or a core's vector units slows one side more than the other "
+                            "(rerun when nothing else runs)");
+    }
     for (const Side side : {Side::reference, Side::student}) {
         std::string workloads;
         for (const WorkloadReading& w : eval.workloads) {

@@ -1,7 +1,7 @@
 # What ctest prints after a run in which benches passed with a verdict to read
 # with care (cmake/ForgeVerdictNotes.cmake, CTEST_CUSTOM_POST_TEST): each such
 # bench of this run once, with its ratio and why (imprecise, quick, a busier
-# machine, drift); nothing for a precise one, a failed one, a skipped one, one
+# machine, other busy processes, drift); nothing for a precise one, a failed one, a skipped one, one
 # whose eval.json is older than the run or unreadable; never a failure.
 #   cmake -DFORGE_SOURCE_DIR=<repo> -DWORK_DIR=<dir> -P verdict_notes.cmake
 cmake_minimum_required(VERSION 3.25)
@@ -43,6 +43,14 @@ write_eval("${WORK_DIR}/imprecise.json" false 0.0234 standard false false)
 write_eval("${WORK_DIR}/quick.json" true 0.004 quick false false)
 write_eval("${WORK_DIR}/busier.json" true 0.004 standard true true)
 write_eval("${WORK_DIR}/precise.json" true 0.004 standard false false)
+# Precise, but beside a neighbour (device.other_processes); precise.json's was quiet.
+function(add_other_processes from to cpus neighbour)
+  file(READ "${from}" json)
+  string(REPLACE "{\"correctness\"" "{\"device\": {\"other_processes\": {\"cpus\": ${cpus}, \"neighbour\": ${neighbour}}}, \"correctness\"" json "${json}")
+  file(WRITE "${to}" "${json}")
+endfunction()
+add_other_processes("${WORK_DIR}/precise.json" "${WORK_DIR}/neighbour.json" 0.9712 true)
+add_other_processes("${WORK_DIR}/precise.json" "${WORK_DIR}/precise.json" 0.02 false)
 write_eval("${WORK_DIR}/failed.json" false 0.05 standard false false)
 file(READ "${WORK_DIR}/failed.json" failed)
 string(REPLACE "\"passed\": true" "\"passed\": false" failed "${failed}")
@@ -54,6 +62,7 @@ forge.old.bench|${WORK_DIR}/old.json
 forge.quick.bench|${WORK_DIR}/quick.json
 forge.busier.bench|${WORK_DIR}/busier.json
 forge.precise.bench|${WORK_DIR}/precise.json
+forge.neighbour.bench|${WORK_DIR}/neighbour.json
 forge.failed.bench|${WORK_DIR}/failed.json
 forge.skipped.bench|${WORK_DIR}/skipped.json
 forge.broken.bench|${WORK_DIR}/broken.json
@@ -63,8 +72,8 @@ forge.absent.bench|${WORK_DIR}/absent.json
 run_script(output)
 string(REGEX MATCHALL "ForgeKernel:" headers "${output}")
 list(LENGTH headers count)
-if(NOT count EQUAL 1 OR NOT output MATCHES "ForgeKernel: 3 benches passed with verdicts to read with care")
-  fail("not one line saying 3 benches passed with verdicts to read with care:\n${output}")
+if(NOT count EQUAL 1 OR NOT output MATCHES "ForgeKernel: 4 benches passed with verdicts to read with care")
+  fail("not one line saying 4 benches passed with verdicts to read with care:\n${output}")
 endif()
 set(ratio "1\\.234 \\[1\\.2, 1\\.27\\] faster")
 if(NOT output MATCHES "\n  forge\\.imprecise\\.bench: ${ratio}, imprecise \\(1 of 2 workloads did not reach \\+/-1\\.0%, the widest \\+/-2\\.3%\\)\n")
@@ -75,6 +84,9 @@ if(NOT output MATCHES "\n  forge\\.quick\\.bench: ${ratio}, a --quick run")
 endif()
 if(NOT output MATCHES "\n  forge\\.busier\\.bench: ${ratio}, a busier machine than its earlier runs[^\n]*, a workload's calibration drifted")
   fail("the busier bench's line does not say busier and drifted:\n${output}")
+endif()
+if(NOT output MATCHES "\n  forge\\.neighbour\\.bench: ${ratio}, other processes kept 0\\.971 CPUs busy beside it")
+  fail("the bench beside a neighbour does not say how busy the other processes kept the machine:\n${output}")
 endif()
 foreach(quiet IN ITEMS old precise failed skipped broken absent)
   if(output MATCHES "forge\\.${quiet}\\.bench")

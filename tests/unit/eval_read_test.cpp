@@ -326,6 +326,18 @@ BOOST_AUTO_TEST_CASE(a_run_on_a_busier_machine_than_the_earlier_ones_is_read) {
     BOOST_TEST(error.key == "performance.between_runs.machine.busier");
 }
 
+BOOST_AUTO_TEST_CASE(a_run_beside_a_neighbour_is_read) {
+    const auto neighbour_cpus = [](const char* device) {
+        return forge::parse_eval(std::string(R"({"schema_version": 1, "device": )") + device + "}", "eval.json")
+            .machine.neighbour_cpus;
+    };
+    BOOST_TEST(neighbour_cpus(R"({"other_processes": {"cpus": 0.97, "neighbour": true}})").value() == 0.97);
+    // A quiet machine, a CUDA run (null), a file from before it was read: no neighbour said.
+    BOOST_TEST(!neighbour_cpus(R"({"other_processes": {"cpus": 0.02, "neighbour": false}})").has_value());
+    BOOST_TEST(!neighbour_cpus(R"({"other_processes": null})").has_value());
+    BOOST_TEST(!neighbour_cpus(R"({"name": "AMD EPYC"})").has_value());
+}
+
 BOOST_AUTO_TEST_CASE(each_sides_compile_options_are_read_by_language) {
     const forge::EvalReport eval = forge::parse_eval(
         R"({"schema_version": 1, "build": {"optimized": true, "reference_options": {"CXX": ["-O3"], "C": []},

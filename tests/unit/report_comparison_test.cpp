@@ -182,6 +182,15 @@ BOOST_AUTO_TEST_CASE(a_run_that_read_its_machine_busier_is_noted) {
     BOOST_TEST(page.str().find("<p class=\"machine-note\">NEW read its machine busier") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(a_run_beside_a_neighbour_is_noted) {
+    forge::EvalReport beside = measured_on("n1", "Xeon");
+    beside.machine.neighbour_cpus = 0.97;
+    const forge::Comparison c = forge::compare_runs({beside}, {measured_on("n1", "Xeon")});
+    const std::vector<std::string>& notes = card(c, "rope").machine_notes;
+    BOOST_REQUIRE(notes.size() == 1U);
+    BOOST_TEST(notes[0].starts_with("OLD ran beside other processes (device.other_processes)"));
+}
+
 namespace {
 
 // An eval of "rope" whose workloads are `workloads` (JSON objects, comma-separated).

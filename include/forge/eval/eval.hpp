@@ -108,6 +108,9 @@ struct RunMachine {
     std::optional<std::string> host;         // "launch.host": the node, as Slurm or the kernel names it
     std::optional<std::string> device;       // "device.name": the GPU's, or (HOST) the CPU's model
     std::optional<std::string> device_uuid;  // "device.uuid": the GPU's (CUDA)
+    // "device.other_processes.cpus" where its "neighbour" is true: the CPUs other
+    // processes kept busy on average during a run beside a neighbour (HOST).
+    std::optional<double> neighbour_cpus;
 };
 
 // "performance.a_a": an A/A run's noise floor (the bench's --a-a: one side timed

@@ -29,6 +29,10 @@ inline constexpr std::string_view device = "device";
 inline constexpr std::string_view uuid = "uuid";
 inline constexpr std::string_view launch = "launch";
 inline constexpr std::string_view host = "host";
+// "device.other_processes": {"cpus", "neighbour"} (HOST).
+inline constexpr std::string_view other_processes = "other_processes";
+inline constexpr std::string_view cpus = "cpus";
+inline constexpr std::string_view neighbour = "neighbour";
 
 // "build": how the bench was compiled.
 inline constexpr std::string_view build = "build";

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -20,6 +21,7 @@
 #include "runtime/host/compute_peak.hpp"
 #include "runtime/host/flush_probe.hpp"
 #include "runtime/host/memory_bandwidth.hpp"
+#include "runtime/host/other_processes.hpp"
 #include "runtime/host/steal_time.hpp"
 #include "runtime/host/sysfs.hpp"
 #include "runtime/host/timing_thread.hpp"
@@ -80,7 +82,7 @@ public:
           probe_(probe_flush(flusher_, swept_.cache().bytes)),
           bandwidth_(measure_memory_bandwidth(bandwidth_buffer_bytes(flusher_.bytes()))),
           compute_(measure_compute_peak()), load_at_start_(load_average()), huge_pages_(transparent_huge_pages()),
-          times_at_start_(read_cpu_times(pin_.cpu())) {}
+          times_at_start_(read_cpu_times(pin_.cpu())), use_at_start_(read_processor_use()) {}
 
     [[nodiscard]] nlohmann::json device_facts() const override {
         const std::string cpufreq =
@@ -96,6 +98,7 @@ public:
                 {"load_average_at_start", load_at_start_},
                 {"load_average_at_end", load_average()},
                 {"cpu_steal_fraction", stolen() ? nlohmann::json(*stolen()) : nlohmann::json(nullptr)},
+                {"other_processes", other_processes_json()},
                 {"last_level_cache_bytes", swept_.cache().bytes},
                 {"last_level_cache_source", swept_.cache().source},
                 {"sweep_reach", sweep_reach_json()},
@@ -150,12 +153,24 @@ public:
     }
 
     [[nodiscard]] std::vector<std::string> notices_after_run() const override {
-        const std::optional<double> fraction = stolen();
-        if (!fraction || *fraction <= noticeable_steal) return {};
-        return {"the hypervisor gave " + std::to_string(std::lround(*fraction * 100.0)) +
-                "% of the timing thread's CPU time during the run to other guests (steal time in /proc/stat, "
-                "device.cpu_steal_fraction): another virtual machine on this host was busy, and a neighbour's "
-                "load can move the ratio; compare with a run on a quiet host"};
+        std::vector<std::string> out;
+        if (const std::optional<double> fraction = stolen(); fraction && *fraction > noticeable_steal) {
+            out.push_back("the hypervisor gave " + std::to_string(std::lround(*fraction * 100.0)) +
+                          "% of the timing thread's CPU time during the run to other guests (steal time in "
+                          "/proc/stat, device.cpu_steal_fraction): another virtual machine on this host was busy, and "
+                          "a neighbour's load can move the ratio; compare with a run on a quiet host");
+        }
+        if (const std::optional<double> cpus = other_processes(); cpus && *cpus > noticeable_other_processes_cpus) {
+            std::ostringstream notice;
+            notice.precision(2);
+            notice << "other processes kept " << *cpus << " of the machine's " << std::thread::hardware_concurrency()
+                   << " CPUs busy on average during the run (/proc/stat's busy time less this bench's own CPU time, "
+                      "device.other_processes): a neighbour shared the machine, and one that competes for memory "
+                      "bandwidth or a core's vector units slows one side more than the other, so this ratio may not "
+                      "hold on a quiet machine; rerun when nothing else runs";
+            out.push_back(notice.str());
+        }
+        return out;
     }
 
     // Only where the flush evicts: a call served from the cache may beat the memory.
@@ -341,6 +356,21 @@ private:
     nlohmann::json load_at_start_;
     std::string huge_pages_;  // transparent_huge_pages()
     std::optional<CpuTimes> times_at_start_;  // the timing thread's CPU's, or all CPUs' where unpinned
+
+    std::optional<ProcessorUse> use_at_start_;  // the whole machine's and this process's
+
+    // The CPUs other processes kept busy on average since the runtime was made.
+    [[nodiscard]] std::optional<double> other_processes() const {
+        const std::optional<ProcessorUse> now = read_processor_use();
+        if (!use_at_start_ || !now) return std::nullopt;
+        return other_processes_cpus(*use_at_start_, *now, proc_stat_ticks_per_s());
+    }
+
+    [[nodiscard]] nlohmann::json other_processes_json() const {
+        const std::optional<double> cpus = other_processes();
+        if (!cpus) return nullptr;
+        return {{"cpus", *cpus}, {"neighbour", *cpus > noticeable_other_processes_cpus}};
+    }
 
     // The share of the timing thread's CPU stolen since the runtime was made.
     [[nodiscard]] std::optional<double> stolen() const {

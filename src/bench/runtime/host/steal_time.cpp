@@ -23,6 +23,7 @@ std::optional<CpuTimes> parse_cpu_times(std::string_view stat, int cpu) {
         CpuTimes times;
         for (const std::uint64_t tick : ticks) times.total += tick;
         times.steal = ticks[7];
+        times.busy = ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6];
         return times;
     }
     return std::nullopt;

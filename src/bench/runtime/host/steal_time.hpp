@@ -11,6 +11,7 @@ namespace forge::bench {
 
 struct CpuTimes {
     std::uint64_t steal = 0;  // clock ticks
+    std::uint64_t busy = 0;   // running anything: user, nice, system, irq and softirq
     std::uint64_t total = 0;  // every state's ticks, steal included
 };
 
