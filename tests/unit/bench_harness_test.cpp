@@ -1201,6 +1201,34 @@ BOOST_AUTO_TEST_CASE(a_failed_call_leaves_the_device_synchronized_before_the_sid
                boost::test_tools::per_element());
 }
 
+// A workload whose interval needs many rounds and whose pace fits them takes
+// 16 layouts after its first pass over 8; one that needs few keeps its 8.
+BOOST_AUTO_TEST_CASE(layouts_are_added_after_the_first_pass_where_the_rounds_need_them) {
+    const fb::Bench bench = add_bench();
+    const fb::RunOptions options = quick_options();
+    const auto layouts_used = [&](double precision) {
+        const std::unique_ptr<fb::Runtime> runtime = fb::make_host_runtime(options.host_flush_bytes);
+        fb::RunRecord record;
+        record.stopping = fb::StoppingParameters::quick();
+        record.stopping.precision = precision;
+        record.stopping.max_wall_s = 1.0;
+        record.stopping.min_rounds = 40;  // past the first pass, whatever the interval
+        const fb::WorkloadRecord workload =
+            fb::measure_workload(bench, add_contract(), *runtime, options, fb::BenchDefinition(bench).workloads()[0],
+                                 record, record.stopping);
+        std::set<std::size_t> first_pass;
+        std::set<std::size_t> all;
+        for (std::size_t r = 0; r < workload.rounds.size(); ++r) {
+            (r < 32 ? first_pass : all).insert(workload.rounds[r].layout);
+            all.insert(workload.rounds[r].layout);
+        }
+        BOOST_TEST(first_pass.size() == 8u);
+        return all.size();
+    };
+    BOOST_TEST(layouts_used(1e-6) == 16u);  // no interval reaches +/-0.0001%: every round it fits is needed
+    BOOST_TEST(layouts_used(0.5) == 8u);    // +/-50%: reached within the first pass
+}
+
 namespace {
 
 // The HOST runtime, noting each flush, each tensor it evicts and each side's

@@ -90,8 +90,40 @@ BOOST_AUTO_TEST_CASE(outside_the_rounds_the_sides_take_turns_going_first) {
 // eval.json's performance.stopping.order says what first() and variant() do.
 BOOST_AUTO_TEST_CASE(the_schedule_in_words_is_the_schedule) {
     BOOST_TEST(fb::RoundSchedule::in_words() ==
-               "blocks of 4 rounds on one layout (a copy of each side's tensors), the next block on the next layout; "
-               "in a block the side first goes R S S R (R reference, S student) on input variants 0 1 0 1, so the "
-               "calls go R S S R S R R S; pipelined batches and profiled calls alternate the side first, the "
-               "reference in even turns");
+               "blocks of 4 rounds on one layout (a copy of each side's tensors), the next block on the next layout, "
+               "over 8 layouts, or 16 after a first pass where the interval needs and the pace allows 10 rounds a "
+               "layout or more before the time cap (fewer where 2 GiB holds fewer copies); in a block the side first "
+               "goes R S S R (R reference, S student) on input variants 0 1 0 1, so the calls go R S S R S R R S; "
+               "pipelined batches and profiled calls alternate the side first, the reference in even turns");
+}
+
+// After the first pass over 8 layouts (32 rounds): all 16 where the interval
+// needs and the pace allows 10 rounds a layout before the cap, else the 8 go on.
+BOOST_AUTO_TEST_CASE(layouts_grow_where_the_rounds_are_needed_and_fit) {
+    using fb::LayoutGrowth;
+    // +/-3% after 32 rounds asks for 288 to reach +/-1%; 0.6 s of a 4 s cap fits about 213.
+    BOOST_TEST(LayoutGrowth::after_first_pass(8, 16, 32, 0.6, 4.0, 0.03, 0.01) == 16u);
+    // 0.8 s: 160 rounds fit, exactly 10 a layout.
+    BOOST_TEST(LayoutGrowth::after_first_pass(8, 16, 32, 0.8, 4.0, 0.03, 0.01) == 16u);
+    // 1.2 s: about 107 fit, 7 a layout of 16: the 8 go on.
+    BOOST_TEST(LayoutGrowth::after_first_pass(8, 16, 32, 1.2, 4.0, 0.03, 0.01) == 8u);
+    // +/-1.5% asks for 72 rounds, 4.5 a layout of 16: the 8 go on, however many fit.
+    BOOST_TEST(LayoutGrowth::after_first_pass(8, 16, 32, 0.1, 4.0, 0.015, 0.01) == 8u);
+    // +/-5% against a target of +/-2%: 200 rounds asked.
+    BOOST_TEST(LayoutGrowth::after_first_pass(8, 16, 32, 0.5, 4.0, 0.05, 0.02) == 16u);
+    // Memory that holds 12 copies: 12 where needed and paced.
+    BOOST_TEST(LayoutGrowth::after_first_pass(8, 12, 32, 0.6, 4.0, 0.03, 0.01) == 12u);
+    // None to add: fewer copies fit, or all are made; no time passed.
+    BOOST_TEST(LayoutGrowth::after_first_pass(4, 4, 16, 0.1, 4.0, 0.05, 0.01) == 4u);
+    BOOST_TEST(LayoutGrowth::after_first_pass(16, 16, 64, 0.1, 4.0, 0.05, 0.01) == 16u);
+    BOOST_TEST(LayoutGrowth::after_first_pass(8, 16, 32, 0.0, 4.0, 0.05, 0.01) == 8u);
+    // The schedule rotates through the layouts it is given from then on.
+    fb::RoundSchedule schedule(8);
+    BOOST_TEST(schedule.cycle() == 32u);
+    BOOST_TEST(schedule.layout(31) == 7u);
+    schedule.use_layouts(16);
+    BOOST_TEST(schedule.cycle() == 64u);
+    BOOST_TEST(schedule.layout(32) == 8u);  // the first added layout next
+    BOOST_TEST(schedule.layout(63) == 15u);
+    BOOST_TEST(schedule.layout(64) == 0u);
 }

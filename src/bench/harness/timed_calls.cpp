@@ -130,6 +130,28 @@ void warm_up(RunState run, const WorkloadTensors& tensors, SideStates& states, F
     }
 }
 
+// Untimed calls of both sides on the layouts from `from` on, one a side each:
+// layouts added after the first pass meet no first call in a round. One is
+// enough for that; the frequency and lazy initialisation the warm-up is also
+// for are behind the rounds already. Between rounds, each pair of calls from a
+// swept cache as a round's, so no call of a side runs on what its last left.
+void warm_up_layouts(RunState run, const WorkloadTensors& tensors, SideStates& states, Findings& findings,
+                     std::size_t from) {
+    const std::size_t layouts = states[Side::reference].layouts.size();
+    for (std::size_t l = from; l < layouts; ++l) {
+        const SweptRound swept(run.runtime);
+        for (Side s : alternating_order(l)) {
+            SideState& state = states[s];
+            state.use_layout(l);
+            load(run.runtime, tensors, state, RoundSchedule::warm_up_variant);
+            swept.flush_caches(state);
+            call_side(run.bench, state, findings);
+            run.runtime.synchronize();
+            check_guards(run.runtime, state, findings);
+        }
+    }
+}
+
 std::string times(double factor) {
     std::ostringstream out;
     out.precision(3);
@@ -160,6 +182,30 @@ void judge_reuse(Findings& findings, const Reuse& reuse) {
     }
 }
 
+// After the first pass over the layouts: all the layouts the workload may
+// have where its interval needs and the rounds' pace gives each enough rounds
+// (LayoutGrowth), made and warmed up here, their cost in the workload's setup
+// and warm-up time.
+void add_layouts_for_need(RunState run, const WorkloadTensors& tensors, SideStates& states, Findings& findings,
+                          RoundSchedule& schedule, const StoppingCriterion& criterion, std::size_t rounds,
+                          std::int64_t start, WorkloadRecord& result) {
+    const std::size_t layouts = states[Side::reference].layouts.size();
+    const StoppingParameters& stopping = criterion.parameters();
+    const std::size_t wanted = LayoutGrowth::after_first_pass(
+        layouts, most_layouts(run, tensors), rounds, static_cast<double>(now_ns() - start) * 1e-9, stopping.max_wall_s,
+        criterion.relative_half_width(), stopping.precision);
+    if (wanted == layouts) return;
+    {
+        const Stopwatch setting_up(result.wall.setup_s);
+        add_layouts(run, tensors, states, wanted);
+    }
+    {
+        const Stopwatch warming_up(result.wall.warm_up_s);
+        warm_up_layouts(run, tensors, states, findings, layouts);
+    }
+    schedule.use_layouts(wanted);
+}
+
 }  // namespace
 
 void measure_rounds(RunState run, WorkloadTensors& tensors, SideStates& states, Findings& findings,
@@ -185,7 +231,7 @@ void measure_rounds(RunState run, WorkloadTensors& tensors, SideStates& states, 
     } else {
         result.memory_calibration_before_ms = memory_calibration.time_ms();
     }
-    const RoundSchedule schedule(states[Side::reference].layouts.size());
+    RoundSchedule schedule(states[Side::reference].layouts.size());
     const FreshSchedule fresh_schedule(stopping.min_fresh_rounds);
     std::size_t fresh_rounds = 0;  // those reuse_of compares
     int next_fresh_variant = input_variants;
@@ -242,6 +288,9 @@ void measure_rounds(RunState run, WorkloadTensors& tensors, SideStates& states, 
         fresh_rounds += round.fresh && compared_for_reuse(round) ? 1 : 0;
         result.rounds.push_back(round);
         criterion.add(result.reading(result.rounds.size() - 1));
+        if (r + 1 == schedule.cycle()) {
+            add_layouts_for_need(run, tensors, states, findings, schedule, criterion, r + 1, start, result);
+        }
         rounds_past_stop += stopping_due ? 1 : 0;
         stopping_due = stopping_due || criterion.is_finished(static_cast<double>(now_ns() - start) * 1e-9);
         if (stopping_due && fresh_schedule.enough(fresh_rounds, rounds_past_stop)) break;

@@ -78,29 +78,6 @@ void make_variant(RunState run, WorkloadTensors& tensors, Findings& findings, st
     if (first && result != nullptr) result->prep = std::move(prep);
 }
 
-// How many copies (layouts) of each side's tensors the rounds rotate through.
-// Where a side's tensors sit (the physical pages and cache sets behind them)
-// moves its time by several percent, the same for a whole
-// run and different in the next: with identical code on both sides, one side
-// read faster, consistently within a run and not from run to run
-// (docs/lab/README.md, "Layouts"). Rotating several copies per side turns that
-// fixed bias into variation the interval sees. As many as fit in a memory
-// budget (2 GiB), at most 8.
-std::size_t layout_count(RunState run, const WorkloadTensors& tensors) {
-    constexpr std::size_t max_layouts = 8;
-    constexpr std::size_t budget_bytes = std::size_t{2} << 30;
-    std::size_t bytes = 0;
-    for (Side s : sides) {
-        for (const std::string& name : declared_inputs(run.contract, s)) {
-            if (const Tensor* source = tensors.pools[0].find(name)) bytes += source->bytes();
-        }
-        for (const std::string& name : declared_outputs(run.contract, s)) {
-            bytes += byte_size(tensors.output_specs.at(name));
-        }
-    }
-    return std::clamp<std::size_t>(bytes == 0 ? max_layouts : budget_bytes / bytes, 1, max_layouts);
-}
-
 // An input the bench makes that neither side declares and no prep step reads
 // reaches no call: most often a name misspelt on one side of the bench/window.toml pair.
 void notice_inputs_nobody_receives(RunState run, const WorkloadTensors& tensors, Findings& findings) {
@@ -132,13 +109,30 @@ WorkloadTensors make_workload_tensors(RunState run, Findings& findings, Workload
     return tensors;
 }
 
-// Each side's own copies of its declared inputs and its declared outputs, one
-// set per layout, the sides taking turns to allocate first (alternating_order)
-// so neither always gets the earlier addresses.
+// How many copies (layouts) of each side's tensors the rounds may rotate through.
+// Where a side's tensors sit (the physical pages and cache sets behind them)
+// moves its time by several percent, the same for a whole
+// run and different in the next: with identical code on both sides, one side
+// read faster, consistently within a run and not from run to run
+// (docs/lab/README.md, "Layouts"). Rotating several copies per side turns that
+// fixed bias into variation the interval sees. As many as fit in a memory
+// budget (2 GiB), at most LayoutGrowth::most.
+std::size_t most_layouts(RunState run, const WorkloadTensors& tensors) {
+    constexpr std::size_t budget_bytes = std::size_t{2} << 30;
+    std::size_t bytes = 0;
+    for (Side s : sides) {
+        for (const std::string& name : declared_inputs(run.contract, s)) {
+            if (const Tensor* source = tensors.pools[0].find(name)) bytes += source->bytes();
+        }
+        for (const std::string& name : declared_outputs(run.contract, s)) {
+            bytes += byte_size(tensors.output_specs.at(name));
+        }
+    }
+    return std::clamp<std::size_t>(bytes == 0 ? LayoutGrowth::most : budget_bytes / bytes, 1, LayoutGrowth::most);
+}
+
 void make_layouts(RunState run, const WorkloadTensors& tensors, SideStates& states, Findings& findings) {
-    const std::size_t count = layout_count(run, tensors);
     for (SideState& state : states) {
-        state.layouts.resize(count);
         for (const std::string& name : declared_inputs(run.contract, state.side)) {
             if (tensors.pools[0].find(name) == nullptr) {
                 findings.fail(unmade_input(state.side, name, tensors.made_names, tensors.prep_names));
@@ -146,10 +140,19 @@ void make_layouts(RunState run, const WorkloadTensors& tensors, SideStates& stat
             if (contains(tensors.prep_names, name)) state.prep_inputs.push_back(name);
         }
     }
-    for (std::size_t l = 0; l < count; ++l) {
+    add_layouts(run, tensors, states, std::min(LayoutGrowth::initial, most_layouts(run, tensors)));
+    for (SideState& state : states) state.use_layout(0);
+    notice_inputs_nobody_receives(run, tensors, findings);
+}
+
+// Each layout's copies, the sides taking turns to allocate first
+// (alternating_order) so neither always gets the earlier addresses. A deque's
+// elements stay where they are as it grows: the Io stays bound.
+void add_layouts(RunState run, const WorkloadTensors& tensors, SideStates& states, std::size_t count) {
+    for (std::size_t l = states[Side::reference].layouts.size(); l < count; ++l) {
         for (Side s : alternating_order(l)) {
             SideState& state = states[s];
-            Layout& layout = state.layouts[l];
+            Layout& layout = state.layouts.emplace_back();
             for (const std::string& name : declared_inputs(run.contract, state.side)) {
                 layout.inputs.add(run.runtime.allocate(tensors.pools[0].at(name).spec()));
             }
@@ -158,8 +161,6 @@ void make_layouts(RunState run, const WorkloadTensors& tensors, SideStates& stat
             }
         }
     }
-    for (SideState& state : states) state.use_layout(0);
-    notice_inputs_nobody_receives(run, tensors, findings);
 }
 
 double draw_fresh_inputs(RunState run, WorkloadTensors& tensors, Findings& findings) {

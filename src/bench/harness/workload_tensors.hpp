@@ -39,8 +39,16 @@ struct WorkloadTensors {
 // prep step writing outside its output) fails the run.
 [[nodiscard]] WorkloadTensors make_workload_tensors(RunState run, Findings& findings, WorkloadRecord& result);
 
-// Each side's layouts, the Io bound to the first. An input no one made fails the run.
+// The most layouts the workload's tensors may have (LayoutGrowth::most, fewer
+// where that many copies of both sides' tensors pass 2 GiB).
+[[nodiscard]] std::size_t most_layouts(RunState run, const WorkloadTensors& tensors);
+
+// Each side's first layouts (LayoutGrowth::initial, at most most_layouts()),
+// the Io bound to the first. An input no one made fails the run.
 void make_layouts(RunState run, const WorkloadTensors& tensors, SideStates& states, Findings& findings);
+
+// Each side's layouts, up to `count`: copies allocated as make_layouts' are.
+void add_layouts(RunState run, const WorkloadTensors& tensors, SideStates& states, std::size_t count);
 
 // The inputs of a fresh round (fresh_inputs.hpp) in the pool's fresh slot, from a
 // seed of the kernel's random source, and the prep step on them; the seconds it took.

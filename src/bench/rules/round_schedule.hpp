@@ -47,6 +47,11 @@ public:
 
     explicit RoundSchedule(std::size_t layouts) noexcept : layouts_(layouts == 0 ? 1 : layouts) {}
 
+    // Rounds from now on rotate through `layouts` (more than before: added_layouts()).
+    void use_layouts(std::size_t layouts) noexcept { layouts_ = layouts == 0 ? 1 : layouts; }
+    // Rounds in one pass over every layout.
+    [[nodiscard]] std::size_t cycle() const noexcept { return block * layouts_; }
+
     [[nodiscard]] static Side first(std::size_t round) noexcept {
         const std::size_t in_block = round % block;
         return in_block == 0 || in_block == 3 ? Side::reference : Side::student;
@@ -62,6 +67,29 @@ public:
 
 private:
     std::size_t layouts_;
+};
+
+// How many layouts a workload's rounds rotate through. The interval's Student's
+// t runs over the layouts' medians, so more of them narrow it where the rounds
+// are many; but each costs its copy's setup and warm-up calls, and a layout of
+// few rounds has a noisy median. So a workload starts on the first `initial`
+// and, after one pass over them, takes all it may have (`most`) only where it
+// needs and can have at least `rounds_each` rounds a layout: its interval then
+// asks for that many rounds to reach the precision (rounds grow as the
+// half-width's square), and their pace until then fits them before the time
+// cap (docs/lab/README.md, "Layouts sized to the rounds").
+struct LayoutGrowth {
+    static constexpr std::size_t initial = 8;
+    static constexpr std::size_t most = 16;
+    static constexpr double rounds_each = 10.0;
+
+    // The layouts from now on, `layouts` or `most_here` (most, or fewer where
+    // memory holds fewer copies): `rounds` rounds took `elapsed_s` of
+    // `max_wall_s`, and their interval's relative half-width is `half_width`
+    // against the `precision` asked.
+    [[nodiscard]] static std::size_t after_first_pass(std::size_t layouts, std::size_t most_here, std::size_t rounds,
+                                                      double elapsed_s, double max_wall_s, double half_width,
+                                                      double precision) noexcept;
 };
 
 }  // namespace forge::bench

@@ -38,6 +38,11 @@ CountedRounds StoppingCriterion::counted() const {
     return count_rounds(rounds_, earlier_machine_ms_, parameters_.min_rounds);
 }
 
+double StoppingCriterion::relative_half_width() const {
+    return stats::clustered_paired_ratio(paired_rounds(rounds_, counted()), parameters_.confidence)
+        .relative_half_width();
+}
+
 bool StoppingCriterion::precise_enough(const CountedRounds& counted) const {
     return counted.selection == RoundSelection::quiet && measured_s() >= parameters_.min_measured_s &&
            stats::clustered_paired_ratio(paired_rounds(rounds_, counted), parameters_.confidence)

@@ -77,6 +77,8 @@ public:
     // The rounds it was fed, and which of them count as it judges them now.
     [[nodiscard]] std::span<const RoundReading> readings() const noexcept { return rounds_; }
     [[nodiscard]] CountedRounds counted() const;
+    // The interval's half-width over its ratio, from the rounds counted now (some rounds fed).
+    [[nodiscard]] double relative_half_width() const;
 
 private:
     // Quiet rounds, the minimum measured time, and the precision: what a stop
