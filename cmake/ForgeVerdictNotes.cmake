@@ -94,7 +94,7 @@ foreach(test eval IN ZIP_LISTS tests evals)
   endif()
   string(JSON drifted ERROR_VARIABLE ignored GET "${performance}" drift_flagged)
   if(drifted STREQUAL "ON" OR drifted STREQUAL "true")
-    list(APPEND notes "a workload's calibration drifted during its rounds")
+    list(APPEND notes "a workload's calibration or ratio drifted during its rounds")
   endif()
   if(notes)
     list(JOIN notes ", " said)  # a semicolon would split the line in the list

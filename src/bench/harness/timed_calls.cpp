@@ -329,6 +329,7 @@ void measure_rounds(RunState run, WorkloadTensors& tensors, SideStates& states, 
     result.reference.samples = stats::summarize(reference_ms);
     result.student.samples = stats::summarize(student_ms);
     result.drift = calibration_drift(calibration_ms);
+    result.ratio_drift = ratio_drift(result.estimated_rounds.log_ratios);
     // A failed run's ratio is no result: how precise or quiet its rounds were is noise.
     if (findings.run_has_problems()) return;
     // The run's parameters: a retake's own wait no longer (quiet_wait_s 0), and

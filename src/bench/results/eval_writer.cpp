@@ -116,6 +116,14 @@ nlohmann::json drift_json(const Drift& drift) {
             {"flagged", drift.flagged}};
 }
 
+nlohmann::json ratio_drift_json(const RatioDrift& drift) {
+    return {{"block_ratios", drift.block_ratios},
+            {"moved", drift.moved},
+            {"kruskal_wallis_h", drift.kruskal_wallis_h},
+            {"p_value", drift.p_value},
+            {"flagged", drift.flagged}};
+}
+
 // The rule every workload's rounds stopped by, with its parameters.
 nlohmann::json stopping_rule_json(const StoppingParameters& p) {
     return {{"criterion", StoppingCriterion::name},
@@ -333,6 +341,7 @@ nlohmann::json performance_json(const RunRecord& record, const RunSummary& summa
              {eval_key::stopping, stopping_json(w, counted)},
              {"wall_time", wall_time_json(w.wall)},
              {"drift", drift_json(w.drift)},
+             {"ratio_drift", ratio_drift_json(w.ratio_drift)},
              {"reuse", reuse_json(w.reuse)},
              {eval_key::rounds, rounds_json(w)},
              {"pipelined",

@@ -134,6 +134,7 @@ struct WorkloadRecord {
     double measured_s = 0.0;           // both sides' timed calls, summed
     WallTime wall;                     // a retake's adds to its first measurement's
     Drift drift;
+    RatioDrift ratio_drift;            // over the counted rounds, in time order
     std::optional<Reuse> reuse;        // fresh rounds against the others, where both exist
 
     // Round r as the rules read it (counted_rounds.hpp), its machine reading the

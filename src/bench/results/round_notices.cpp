@@ -93,6 +93,21 @@ std::string machine_moved(const WorkloadRecord& result) {
     return message.str();
 }
 
+std::string ratio_moved(const WorkloadRecord& result) {
+    const RatioDrift& drift = result.ratio_drift;
+    std::ostringstream message;
+    message.precision(4);
+    message << "the ratio moved during the rounds: over " << drift.block_ratios.size()
+            << " stretches of the counted rounds, in order, it read";
+    for (const double ratio : drift.block_ratios) message << " " << ratio;
+    message.precision(2);
+    message << " (" << 100.0 * drift.moved << "% apart; Kruskal-Wallis p " << drift.p_value
+            << ", eval.json ratio_drift): the machine changed under the rounds and slowed one side more than the "
+               "other, which the interval, over layouts that each span the whole workload, does not include; "
+               "rerun on a quieter machine";
+    return message.str();
+}
+
 }  // namespace
 
 std::vector<std::string> round_notices(const WorkloadRecord& result, const StoppingParameters& stopping,
@@ -110,6 +125,7 @@ std::vector<std::string> round_notices(const WorkloadRecord& result, const Stopp
         notices.push_back(throttled_rounds(result, throttled));
     }
     if (result.drift.flagged) notices.push_back(machine_moved(result));
+    if (result.ratio_drift.flagged) notices.push_back(ratio_moved(result));
     return notices;
 }
 

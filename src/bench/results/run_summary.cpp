@@ -54,7 +54,7 @@ RunSummary summarize(const RunRecord& record) {
         reference_ms.push_back(w.reference.samples.median);
         student_ms.push_back(w.student.samples.median);
         run.precision_reached = run.precision_reached && run.workloads.back().precision_reached;
-        run.drift_flagged = run.drift_flagged || w.drift.flagged;
+        run.drift_flagged = run.drift_flagged || w.drift.flagged || w.ratio_drift.flagged;
     }
     run.reference_ms = geomean_if_positive(reference_ms);
     run.student_ms = geomean_if_positive(student_ms);

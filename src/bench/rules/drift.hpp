@@ -23,4 +23,25 @@ struct Drift {
 [[nodiscard]] Drift calibration_drift(std::span<const double> calibration_ms, double threshold = 0.05,
                                       std::size_t blocks = 4);
 
+// Whether the ratio itself moved during a workload's rounds: a machine that
+// changed under them in a way that slowed one side more than the other (a
+// neighbour competing for memory bandwidth or a core's vector units, a change
+// the calibrations between rounds did not see). The interval's layouts each
+// span the whole workload, so it does not widen for such a change: it is marked.
+struct RatioDrift {
+    std::vector<double> block_ratios;  // exp(median log-ratio) of each block of counted rounds, in order
+    double moved = 0.0;                // highest block / lowest block - 1
+    double kruskal_wallis_h = 0.0;     // the blocks' rank statistic
+    double p_value = 1.0;              // its chance under rounds alike from start to end (chi-squared, blocks - 1)
+    bool flagged = false;              // p_value below `alpha` and moved more than `threshold`
+};
+
+// The counted rounds' log-ratios in time order, in `blocks` consecutive blocks
+// of at least 4 rounds (none below 2 blocks: nothing is flagged). Ranks, not
+// values: a round's log-ratio has heavy tails, and a test on the blocks'
+// medians with a normal's standard error flagged 3% of workloads whose rounds
+// were shuffled (docs/lab/README.md, "A ratio that moves during its rounds").
+[[nodiscard]] RatioDrift ratio_drift(std::span<const double> log_ratios, std::size_t blocks = 8, double alpha = 0.001,
+                                     double threshold = 0.05);
+
 }  // namespace forge::bench
