@@ -4,9 +4,10 @@
 # A bench that measured passes, and CTest shows its output only with -V: a
 # ratio whose interval stayed wider than its precision target, a --quick
 # ratio, or one measured on a machine busier than its earlier runs or beside
-# other busy processes would pass unremarked. ctest runs this script after its tests, beside
-# ForgeSkippedBenches.cmake; its arguments are ForgeRunEvals.cmake's. Always
-# exits 0: a failing post-test command would fail the whole ctest run.
+# other busy processes would pass unremarked. ctest runs this script after its
+# tests, beside ForgeSkippedBenches.cmake; its arguments are
+# ForgeRunEvals.cmake's. Always exits 0: a failing post-test command would
+# fail the whole ctest run.
 cmake_minimum_required(VERSION 3.25)
 include("${CMAKE_CURRENT_LIST_DIR}/ForgeRunEvals.cmake")
 
