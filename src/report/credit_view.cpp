@@ -138,7 +138,7 @@ std::string ratio_line(const WorkloadReading& reading, const WorkloadCredit& wor
 
 std::string run_line(const EvalReport& eval, const RunCredit& run) {
     std::string line = "raw ratio " + fixed(run.raw_ratio, 3) + with_interval(eval.ratio_ci, eval.verdict);
-    if (eval.precision_reached == false) line += " (precision not reached: the time or round cap came first)";
+    if (eval.precision_reached == false) line += " (precision not reached: the interval stopped short of its target)";
     if (eval.quick) line += " (a --quick run: fewer rounds, a looser precision target)";
     line += ", credited ratio ";
     if (run.workloads.empty()) return line + "- (no workloads measured)";

@@ -117,9 +117,9 @@ void note_bench_findings(OperatorSummary& row, const EvalReport& eval) {
         }
     }
     if (eval.precision_reached == false) {
-        row.notes.emplace_back("precision not reached: the bench's time or round cap came before the ratio's "
-                               "interval was as narrow as its target; read the interval, not the point (rerun on a "
-                               "quieter machine)");
+        row.notes.emplace_back("precision not reached: the ratio's interval stopped short of its target (the "
+                               "bench's time or round cap came first, or its layouts read too far apart for more "
+                               "rounds to narrow it); read the interval, not the point");
     }
     if (eval.busier_machine == true) {
         row.notes.emplace_back("busier machine: the rounds of this run read the machine busier than the bench's "

@@ -41,6 +41,17 @@ BOOST_AUTO_TEST_CASE(an_interval_short_of_the_precision_says_how_wide_and_why_it
                    {"+/-5%", "after 120 rounds", "not the +/-1% asked", "stopped by the time cap", "--precision"}));
 }
 
+BOOST_AUTO_TEST_CASE(an_interval_bound_by_its_layouts_says_the_rounds_stopped_before_the_cap_and_why) {
+    fb::WorkloadRecord record = settled(64);
+    record.ratio = {2.0, 1.96, 2.04};
+    record.stop = fb::StopReason::out_of_reach;
+    const std::vector<std::string> notices = fb::round_notices(record, fb::StoppingParameters::standard(), 64);
+    BOOST_TEST(notices.size() == 1u);
+    BOOST_TEST(any_has(notices, {"+/-2%", "after 64 rounds", "not the +/-1% asked", "layouts",
+                                 "narrowed the interval by under 10%", "--precision"}));
+    BOOST_TEST(!any_has(notices, {"quieter machine"}));
+}
+
 BOOST_AUTO_TEST_CASE(an_interval_narrow_enough_from_rounds_that_were_not_quiet_says_why_it_does_not_count) {
     fb::WorkloadRecord record = settled(15);
     record.ratio = {2.0, 1.95, 2.05};  // +/-2.5%, within the 5% asked

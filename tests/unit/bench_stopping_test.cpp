@@ -319,3 +319,82 @@ BOOST_AUTO_TEST_CASE(rounds_go_on_past_the_cap_until_enough_are_quiet) {
     BOOST_TEST(interval(criterion).ratio == 1.0, tt::tolerance(0.01));
     BOOST_TEST(wall_s < 2.0);
 }
+
+namespace {
+
+// Rounds taking turns over 8 layouts, each layout biased by `layout_bias[l]`
+// (where its tensors lie), with `noise` of a round's own; 0.03 s a round
+// against a 4 s cap. Returns the rounds run.
+std::size_t run_over_layouts(fb::StoppingCriterion& criterion, const std::vector<double>& layout_bias, double noise_sd,
+                             std::uint64_t seed) {
+    std::mt19937_64 random(seed);
+    std::normal_distribution<double> noise(std::log(2.0), noise_sd);
+    double wall_s = 0.0;
+    std::size_t rounds = 0;
+    do {
+        const std::size_t layout = (rounds / 4) % layout_bias.size();
+        criterion.add({layout_bias[layout] + noise(random), layout, 1.0});
+        ++rounds;
+        wall_s += 0.03;
+    } while (!criterion.is_finished(wall_s));
+    return rounds;
+}
+
+fb::StoppingParameters capped() {
+    fb::StoppingParameters p = parameters();
+    p.max_wall_s = 4.0;
+    return p;
+}
+
+std::vector<double> layouts_apart() { return {0.03, -0.04, 0.0, 0.05, -0.02, 0.01, -0.05, 0.02}; }
+
+}  // namespace
+
+// Layouts 3.5% apart, rounds 1% noisy: the interval is the layouts' spread,
+// about 3%, and the 133 rounds of the cap would leave it so; the rounds stop
+// once every layout has its rounds, and say why.
+BOOST_AUTO_TEST_CASE(an_interval_bound_by_its_layouts_stops_before_the_cap) {
+    fb::StoppingCriterion criterion(capped());
+    criterion.use_clusters(layouts_apart().size());
+    const std::size_t rounds = run_over_layouts(criterion, layouts_apart(), 0.01, 7);
+    BOOST_TEST((criterion.reason() == fb::StopReason::out_of_reach));
+    BOOST_TEST(rounds >= 32u);  // 4 rounds on each of the 8 layouts
+    BOOST_TEST(rounds < 80u);
+    BOOST_TEST(interval(criterion).relative_half_width() > 0.01);
+
+    // The same rounds, run to the cap: about as wide.
+    fb::StoppingParameters no_early_stop = capped();
+    fb::StoppingCriterion to_cap(no_early_stop);
+    (void)run_over_layouts(to_cap, layouts_apart(), 0.01, 7);
+    BOOST_TEST((to_cap.reason() == fb::StopReason::wall_cap));
+    BOOST_TEST(interval(to_cap).relative_half_width() >= 0.8 * interval(criterion).relative_half_width());
+}
+
+// Layouts alike and rounds 6% noisy: more rounds narrow the interval, so the
+// rounds go on to the cap; so do rounds whose schedule has added layouts that
+// have no rounds yet.
+BOOST_AUTO_TEST_CASE(an_interval_more_rounds_would_narrow_goes_on_to_the_cap) {
+    fb::StoppingCriterion noisy(capped());
+    noisy.use_clusters(8);
+    const std::size_t rounds = run_over_layouts(noisy, std::vector<double>(8, 0.0), 0.06, 11);
+    BOOST_TEST((noisy.reason() == fb::StopReason::wall_cap));
+    BOOST_TEST(rounds == 134u);
+
+    fb::StoppingCriterion grown(capped());
+    grown.use_clusters(16);  // only 8 of them get rounds here
+    (void)run_over_layouts(grown, layouts_apart(), 0.01, 7);
+    BOOST_TEST((grown.reason() == fb::StopReason::wall_cap));
+}
+
+// The first five layouts read alike and the last three apart: a look before
+// every layout has its rounds would see +/-0.1% and stop on "precision
+// reached"; the interval of all eight is +/-3%.
+BOOST_AUTO_TEST_CASE(precision_is_not_claimed_before_every_layout_is_read) {
+    const std::vector<double> last_apart{0.0, 0.0, 0.0, 0.0, 0.0, 0.06, -0.06, 0.05};
+    fb::StoppingCriterion criterion(capped());
+    criterion.use_clusters(last_apart.size());
+    const std::size_t rounds = run_over_layouts(criterion, last_apart, 0.001, 3);
+    BOOST_TEST((criterion.reason() != fb::StopReason::precision_reached));
+    BOOST_TEST(rounds >= 32u);
+    BOOST_TEST(interval(criterion).relative_half_width() > 0.01);
+}

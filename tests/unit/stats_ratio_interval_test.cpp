@@ -158,6 +158,87 @@ BOOST_AUTO_TEST_CASE(clusters_biased_alike_widen_the_interval_to_cover_the_truth
     BOOST_TEST(clustered_covered >= runs * 93 / 100);
 }
 
+namespace {
+
+// 8 clusters of `each` rounds: a placement bias per cluster (sd `between`) and
+// each round's own jitter (sd 0.01).
+fs::PairedRounds clustered_rounds(std::mt19937_64& random, double between, std::size_t each) {
+    std::normal_distribution<double> jitter(0.0, 0.01);
+    std::normal_distribution<double> placement(0.0, between);
+    fs::PairedRounds rounds;
+    double bias[8];
+    for (double& b : bias) b = placement(random);
+    for (std::size_t r = 0; r < 8 * each; ++r) {
+        rounds.log_ratios.push_back(bias[r % 8] + jitter(random));
+        rounds.clusters.push_back(r % 8);
+    }
+    return rounds;
+}
+
+}  // namespace
+
+// Where the clusters differ, more rounds in them leave the interval about as
+// wide; where they do not, it narrows as one over the square root of the rounds.
+BOOST_AUTO_TEST_CASE(the_spread_says_how_far_more_rounds_in_the_clusters_could_narrow_the_interval) {
+    std::mt19937_64 random(17);
+    const fs::ClusterSpread one = fs::cluster_spread(clustered_rounds(random, 0.03, 6));
+    BOOST_TEST(one.clusters == 8u);
+    BOOST_TEST(one.fewest_rounds == 6u);
+    BOOST_TEST(one.rounds_each == 6.0);
+    BOOST_TEST(one.half_width_with(6.0) <= one.half_width_with(3.0));
+    // Averaged over runs: ten times the rounds in clusters 3x further apart than
+    // their rounds' noise keep most of the width; in clusters alike they narrow
+    // it about as one over the square root of ten.
+    constexpr int runs = 200;
+    double noise = 0.0;
+    double apart = 0.0;
+    double alike = 0.0;
+    int told_apart = 0;  // at 0.001
+    int alike_told_apart = 0;
+    for (int run = 0; run < runs; ++run) {
+        const fs::ClusterSpread far = fs::cluster_spread(clustered_rounds(random, 0.03, 6));
+        noise += std::sqrt(far.round_variance) / runs;
+        apart += far.half_width_with(60.0) / far.half_width_with(6.0) / runs;
+        told_apart += far.clusters_differ(0.001) ? 1 : 0;
+        const fs::ClusterSpread near = fs::cluster_spread(clustered_rounds(random, 0.0, 6));
+        alike += near.half_width_with(60.0) / near.half_width_with(6.0) / runs;
+        alike_told_apart += near.clusters_differ(0.001) ? 1 : 0;
+    }
+    BOOST_TEST_MESSAGE("a round's sd " << noise << ", 10x the rounds: apart " << apart << ", alike " << alike
+                                       << "; told apart " << told_apart << " and " << alike_told_apart << " of "
+                                       << runs);
+    BOOST_TEST(noise == 0.01, tt::tolerance(0.15));
+    BOOST_TEST(apart > 0.9);
+    BOOST_TEST(alike < 0.6);
+    BOOST_TEST(told_apart >= runs * 95 / 100);
+    BOOST_TEST(alike_told_apart <= runs * 2 / 100);
+
+    // With no grouping to account for (as clustered_paired_ratio), nothing to say.
+    BOOST_TEST(fs::cluster_spread(clustered_rounds(random, 0.03, 1)).clusters == 0u);
+    BOOST_TEST(fs::cluster_spread(clustered_rounds(random, 0.03, 1)).half_width_with(10.0) == 0.0);
+}
+
+// Over many runs, what half_width_with says the t interval would be with 4 times
+// the rounds is what it was, on average, when the rounds were there.
+BOOST_AUTO_TEST_CASE(the_spreads_projection_matches_the_interval_more_rounds_gave) {
+    std::mt19937_64 random(23);
+    double projected = 0.0;
+    double measured = 0.0;
+    constexpr int runs = 400;
+    for (int run = 0; run < runs; ++run) {
+        const fs::PairedRounds rounds = clustered_rounds(random, 0.005, 24);
+        fs::PairedRounds first;  // the first quarter of each cluster's rounds
+        for (std::size_t r = 0; r < std::size_t{8} * 6; ++r) {
+            first.log_ratios.push_back(rounds.log_ratios[r]);
+            first.clusters.push_back(rounds.clusters[r]);
+        }
+        projected += fs::cluster_spread(first).half_width_with(24.0);
+        measured += fs::cluster_spread(rounds).half_width_with(24.0);
+    }
+    BOOST_TEST_MESSAGE("projected " << projected / runs << ", measured " << measured / runs);
+    BOOST_TEST(projected == measured, tt::tolerance(0.15));
+}
+
 BOOST_AUTO_TEST_CASE(independent_rounds_keep_about_the_sign_test_interval) {
     std::mt19937_64 random(5);
     std::normal_distribution<double> jitter(std::log(2.0), 0.02);

@@ -65,6 +65,35 @@ struct PairedRounds {
 [[nodiscard]] RatioInterval clustered_paired_ratio(const PairedRounds& rounds,
                                                    double confidence = default_confidence);
 
+// What more rounds could do to clustered_paired_ratio's t interval. A
+// cluster's median varies by its own rounds' noise, which more rounds in it
+// average out, and by what sets the clusters apart (the bench: where a side's
+// tensors lie in memory), which only more clusters do.
+struct ClusterSpread {
+    std::size_t clusters = 0;       // 0: no grouping to account for (clustered_paired_ratio's)
+    std::size_t fewest_rounds = 0;  // in any one cluster
+    double rounds_each = 0.0;       // the clusters' mean number of rounds
+    double medians_variance = 0.0;  // the sample variance of the clusters' medians
+    // A round's log-ratio within its cluster, pooled over the clusters: from
+    // the median difference between two rounds of a cluster, as a normal's
+    // variance (which the rounds' heavy tails do not inflate).
+    double round_variance = 0.0;
+
+    // The relative half-width of the t interval with `rounds_each` rounds in
+    // every cluster: the medians' variance less what their own rounds' noise
+    // puts in it now, plus that noise at `rounds_each` (a median of m rounds
+    // varies as pi/2 x a round's variance / m). 0 without clusters.
+    [[nodiscard]] double half_width_with(double rounds_each, double confidence = default_confidence) const;
+    // Whether the medians vary more than their rounds' noise explains: their
+    // variance over that noise's, times clusters - 1, past the chi-squared
+    // quantile 1 - alpha (the medians' variance alone would be a noisy guess
+    // of what sets the clusters apart, with a handful of clusters).
+    [[nodiscard]] bool clusters_differ(double alpha) const;
+};
+
+// Throws as clustered_paired_ratio does.
+[[nodiscard]] ClusterSpread cluster_spread(const PairedRounds& rounds);
+
 // The run's ratio: the geometric mean over workloads of each workload's
 // ratio, with a percentile-bootstrap interval that resamples each workload's
 // clusters and rounds (seeded: the same rounds give the same interval), widened

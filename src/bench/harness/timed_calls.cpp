@@ -187,8 +187,8 @@ void judge_reuse(Findings& findings, const Reuse& reuse) {
 // (LayoutGrowth), made and warmed up here, their cost in the workload's setup
 // and warm-up time.
 void add_layouts_for_need(RunState run, const WorkloadTensors& tensors, SideStates& states, Findings& findings,
-                          RoundSchedule& schedule, const StoppingCriterion& criterion, std::size_t rounds,
-                          std::int64_t start, WorkloadRecord& result) {
+                          RoundSchedule& schedule, StoppingCriterion& criterion, std::size_t rounds, std::int64_t start,
+                          WorkloadRecord& result) {
     const std::size_t layouts = states[Side::reference].layouts.size();
     const StoppingParameters& stopping = criterion.parameters();
     const std::size_t wanted = LayoutGrowth::after_first_pass(
@@ -204,6 +204,7 @@ void add_layouts_for_need(RunState run, const WorkloadTensors& tensors, SideStat
         warm_up_layouts(run, tensors, states, findings, layouts);
     }
     schedule.use_layouts(wanted);
+    criterion.use_clusters(wanted);
 }
 
 }  // namespace
@@ -232,6 +233,7 @@ void measure_rounds(RunState run, WorkloadTensors& tensors, SideStates& states, 
         result.memory_calibration_before_ms = memory_calibration.time_ms();
     }
     RoundSchedule schedule(states[Side::reference].layouts.size());
+    criterion.use_clusters(states[Side::reference].layouts.size());
     const FreshSchedule fresh_schedule(stopping.min_fresh_rounds);
     std::size_t fresh_rounds = 0;  // those reuse_of compares
     int next_fresh_variant = input_variants;

@@ -24,7 +24,17 @@ std::string precision_not_reached(const WorkloadRecord& result, const StoppingPa
                 << to_string(result.stop) << "): rerun on a quieter machine";
         return message.str();
     }
-    message << "not the +/-" << 100.0 * stopping.precision << "% asked (stopped by the " << to_string(result.stop)
+    message << "not the +/-" << 100.0 * stopping.precision << "% asked";
+    if (result.stop == StopReason::out_of_reach) {
+        message << ": the copies of the sides' tensors (layouts, placed apart in memory) read apart by more than "
+                   "their rounds' noise explains, which the rest of the time cap could not average out (it would "
+                   "have narrowed the interval by under "
+                << std::lround(100.0 * (1.0 - StoppingCriterion::cap_narrowing))
+                << "%), so the rounds stopped early: the interval carries where a side's tensors lie; ask for "
+                   "less with --precision";
+        return message.str();
+    }
+    message << " (stopped by the " << to_string(result.stop)
             << "): rerun on a quieter machine, or ask for less with --precision";
     return message.str();
 }

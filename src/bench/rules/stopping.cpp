@@ -1,6 +1,7 @@
 #include "rules/stopping.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace forge::bench {
 
@@ -24,6 +25,7 @@ std::string_view to_string(StopReason reason) noexcept {
     switch (reason) {
         case StopReason::precision_reached: return "precision reached";
         case StopReason::wall_cap: return "time cap";
+        case StopReason::out_of_reach: return "precision out of reach";
         case StopReason::round_cap: break;
     }
     return "round cap";
@@ -43,10 +45,39 @@ double StoppingCriterion::relative_half_width() const {
         .relative_half_width();
 }
 
-bool StoppingCriterion::precise_enough(const CountedRounds& counted) const {
-    return counted.selection == RoundSelection::quiet && measured_s() >= parameters_.min_measured_s &&
-           stats::clustered_paired_ratio(paired_rounds(rounds_, counted), parameters_.confidence)
-                   .relative_half_width() <= parameters_.precision;
+bool StoppingCriterion::every_layout_read(const stats::ClusterSpread& spread) const {
+    return clusters_ < 2 || (spread.clusters >= clusters_ && spread.fewest_rounds >= rounds_a_layout);
+}
+
+bool StoppingCriterion::precise_enough(const CountedRounds& counted, bool before_cap) const {
+    if (counted.selection != RoundSelection::quiet || measured_s() < parameters_.min_measured_s) return false;
+    const stats::PairedRounds paired = paired_rounds(rounds_, counted);
+    return (!before_cap || every_layout_read(stats::cluster_spread(paired))) &&
+           stats::clustered_paired_ratio(paired, parameters_.confidence).relative_half_width() <= parameters_.precision;
+}
+
+bool StoppingCriterion::out_of_reach(const CountedRounds& counted, double wall_s) const {
+    if (counted.selection != RoundSelection::quiet || measured_s() < parameters_.min_measured_s || !(wall_s > 0.0)) {
+        return false;
+    }
+    const stats::PairedRounds paired = paired_rounds(rounds_, counted);
+    const stats::ClusterSpread spread = stats::cluster_spread(paired);
+    if (clusters_ < 2 || !every_layout_read(spread) || !spread.clusters_differ(layouts_differ_alpha)) {
+        return false;
+    }
+    const double confidence = parameters_.confidence;
+    const double now = stats::clustered_paired_ratio(paired, confidence).relative_half_width();
+    // The rounds by the cap at this pace, the round cap included.
+    const auto counted_now = static_cast<double>(paired.log_ratios.size());
+    const double by_cap = std::min(
+        counted_now * parameters_.max_wall_s / wall_s,
+        counted_now + static_cast<double>(parameters_.max_rounds - std::min(rounds(), parameters_.max_rounds)));
+    // The sign-test part narrows as one over the square root of the rounds.
+    const double sign_test_by_cap =
+        stats::paired_ratio(paired.log_ratios, confidence).relative_half_width() * std::sqrt(counted_now / by_cap);
+    const double width_by_cap =
+        std::max(spread.half_width_with(spread.rounds_each * by_cap / counted_now, confidence), sign_test_by_cap);
+    return width_by_cap > parameters_.precision && width_by_cap >= cap_narrowing * now;
 }
 
 bool StoppingCriterion::is_finished(double wall_s) {
@@ -56,8 +87,13 @@ bool StoppingCriterion::is_finished(double wall_s) {
     // looks keep a lucky narrow stretch from ending the run (optional stopping).
     if (n >= next_check_ && measured_s() >= parameters_.min_measured_s) {
         next_check_ = n + std::max<std::size_t>(n / 20, 1);
-        if (precise_enough(counted())) {
+        const CountedRounds looked = counted();
+        if (precise_enough(looked, true)) {
             reason_ = StopReason::precision_reached;
+            return true;
+        }
+        if (out_of_reach(looked, wall_s)) {
+            reason_ = StopReason::out_of_reach;
             return true;
         }
     }
@@ -72,7 +108,7 @@ bool StoppingCriterion::is_finished(double wall_s) {
     // A last look at a cap: precise since the previous look (the looks are ~5%
     // of the rounds apart, and the wait for quiet rounds ends between them) says
     // so, rather than the cap.
-    if (precise_enough(now)) {
+    if (precise_enough(now, false)) {
         reason_ = StopReason::precision_reached;
     } else {
         reason_ = at_round_cap ? StopReason::round_cap : StopReason::wall_cap;

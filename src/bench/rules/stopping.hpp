@@ -48,8 +48,9 @@ struct StoppingParameters {
     [[nodiscard]] bool is_quick() const noexcept { return preset == quick_preset; }
 };
 
-// Why a workload's rounds ended.
-enum class StopReason { precision_reached, wall_cap, round_cap };
+// Why a workload's rounds ended. out_of_reach: the interval was bound by
+// what sets the layouts apart, which the rest of the cap could not average out.
+enum class StopReason { precision_reached, wall_cap, round_cap, out_of_reach };
 
 [[nodiscard]] std::string_view to_string(StopReason reason) noexcept;
 
@@ -62,6 +63,19 @@ public:
     // (count_rounds judges quiet against them too).
     explicit StoppingCriterion(StoppingParameters parameters, std::vector<double> earlier_machine_ms = {})
         : parameters_(parameters), earlier_machine_ms_(std::move(earlier_machine_ms)) {}
+
+    // Counted rounds on each layout in use before a look may stop the rounds.
+    static constexpr std::size_t rounds_a_layout = 4;
+    // How far the rest of the cap must be able to narrow an interval short of
+    // the precision for the rounds to go on.
+    static constexpr double cap_narrowing = 0.9;
+    // Layouts alike read apart by chance at each look: at 0.001, in 1 look in 1000.
+    static constexpr double layouts_differ_alpha = 0.001;
+
+    // The layouts (clusters) the rounds take turns on. After the first pass over
+    // 8 the schedule may add more (LayoutGrowth): a look at the first 8 would
+    // miss what the others average out.
+    void use_clusters(std::size_t clusters) noexcept { clusters_ = clusters; }
 
     void add(const RoundReading& round);
     // Whether to stop, `wall_s` into the rounds; the reason is kept.
@@ -82,14 +96,27 @@ public:
 
 private:
     // Quiet rounds, the minimum measured time, and the precision: what a stop
-    // needs to say "precision reached".
-    [[nodiscard]] bool precise_enough(const CountedRounds& counted) const;
+    // needs to say "precision reached"; `before_cap`, every layout read too (at
+    // the cap the rounds end anyway, and the interval is what they read).
+    [[nodiscard]] bool precise_enough(const CountedRounds& counted, bool before_cap) const;
+    // `rounds_a_layout` counted rounds on every layout in use: before, the
+    // interval has not seen how far apart the layouts read, and a look at the
+    // first few could claim a precision the others then take back (a stop on
+    // 5 of 8 layouts said +/-1%, the workload's interval at its end +/-2.3%).
+    [[nodiscard]] bool every_layout_read(const stats::ClusterSpread& spread) const;
+    // Whether the rounds the rest of the cap holds could bring the interval
+    // neither to the precision nor below `cap_narrowing` of its width: the
+    // layouts' medians differ by more than their rounds' noise explains, and
+    // only more layouts could narrow that. Quiet rounds, the minimum measured
+    // time, and every layout read first.
+    [[nodiscard]] bool out_of_reach(const CountedRounds& counted, double wall_s) const;
 
     StoppingParameters parameters_;
     std::vector<RoundReading> rounds_;
     std::vector<double> earlier_machine_ms_;
     double measured_ms_ = 0.0;
     std::size_t next_check_ = 0;
+    std::size_t clusters_ = 0;
     std::optional<StopReason> reason_;
     bool waited_for_quiet_ = false;
 };
