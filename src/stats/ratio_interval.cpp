@@ -200,14 +200,13 @@ ClusterSpread cluster_spread(const PairedRounds& rounds) {
         const std::vector<double>& members = clusters.members()[c];
         spread.fewest_rounds = std::min(spread.fewest_rounds, members.size());
         spread.medians_variance += (medians[c] - mean) * (medians[c] - mean) / static_cast<double>(k - 1);
-        for (std::size_t i = 0; i < members.size(); ++i) {
-            for (std::size_t j = i + 1; j < members.size(); ++j)
-                differences.push_back(std::abs(members[i] - members[j]));
-        }
+        for (std::size_t i = 0; i + 1 < members.size(); ++i)
+            differences.push_back(std::abs(members[i + 1] - members[i]));
     }
-    // Pairs within a cluster, not deviations from its median: a median of a
-    // few rounds sits among them, and their deviations from it read a quarter
-    // low at 6 rounds. Two normal rounds differ by a median of 0.6745 x sqrt(2) sd.
+    // A cluster's consecutive rounds in pairs, not deviations from its median:
+    // a median of a few rounds sits among them, and their deviations from it
+    // read a quarter low at 6 rounds. Two normal rounds differ by a median of
+    // 0.6745 x sqrt(2) sd.
     const double sigma = median_in_place(differences) / (0.6744897501960817 * std::sqrt(2.0));
     spread.round_variance = sigma * sigma;
     return spread;

@@ -75,8 +75,8 @@ struct ClusterSpread {
     double rounds_each = 0.0;       // the clusters' mean number of rounds
     double medians_variance = 0.0;  // the sample variance of the clusters' medians
     // A round's log-ratio within its cluster, pooled over the clusters: from
-    // the median difference between two rounds of a cluster, as a normal's
-    // variance (which the rounds' heavy tails do not inflate).
+    // the median difference between a cluster's consecutive rounds, as a
+    // normal's variance (which the rounds' heavy tails do not inflate).
     double round_variance = 0.0;
 
     // The relative half-width of the t interval with `rounds_each` rounds in
