@@ -96,7 +96,7 @@ BOOST_AUTO_TEST_CASE(a_symmetric_run_reports_every_key_of_eval_json) {
     const json& machine = e["device"];
     BOOST_TEST(machine["flush_bytes"] == 2 * machine["last_level_cache_bytes"].get<std::size_t>());
     BOOST_TEST(machine["flush_probe"]["effective"].is_boolean());
-    // An L3 reported by sysconf alone may be the package's: the sweep is measured then.
+    // The reported L3 may be the package's: the sweep is measured below it.
     BOOST_REQUIRE(machine.contains("sweep_reach"));
     const json& reach = machine["sweep_reach"];
     BOOST_TEST(reach.is_null() == (machine["last_level_cache_source"] != "measured"));

@@ -21,6 +21,7 @@ SideStates::SideStates(const Workload& workload, Stream stream)
 void evict_tensors(Runtime& runtime, SideState& state) {
     for (const Tensor& input : state.inputs()) runtime.evict(input);
     for (const Tensor& output : state.outputs()) runtime.evict(output);
+    runtime.evict_side_memory();
     runtime.release_side_threads();
 }
 

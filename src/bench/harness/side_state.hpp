@@ -67,8 +67,9 @@ private:
     std::array<SideState, 2> states_;
 };
 
-// The side's own tensors out of the caches (Runtime::evict), and its threads
-// given the process's CPUs (Runtime::release_side_threads).
+// The side's own tensors and the memory the sides keep besides them out of the
+// caches (Runtime::evict, Runtime::evict_side_memory), and its threads given
+// the process's CPUs (Runtime::release_side_threads).
 void evict_tensors(Runtime& runtime, SideState& state);
 
 // The side's call; a refusal (a tensor read as another dtype, an undeclared

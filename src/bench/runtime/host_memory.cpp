@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <new>
 
 namespace forge::bench {
@@ -26,6 +28,36 @@ struct Header {
     std::size_t length;  // the mapping's length; 0 when from malloc
 };
 static_assert(sizeof(Header) <= alignment);
+
+// Every mapping from_kernel holds, by its start: a timed call's tensors are
+// made and dropped on the timing thread, a sweep's buffer on whichever made it.
+class Mappings {
+public:
+    void add(void* start, std::size_t length) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        ends_[reinterpret_cast<std::uintptr_t>(start)] = reinterpret_cast<std::uintptr_t>(start) + length;
+    }
+    void remove(void* start) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        ends_.erase(reinterpret_cast<std::uintptr_t>(start));
+    }
+    [[nodiscard]] std::vector<AddressRange> ranges() const {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        std::vector<AddressRange> out;
+        out.reserve(ends_.size());
+        for (const auto& [begin, end] : ends_) out.push_back({begin, end});
+        return out;
+    }
+
+private:
+    mutable std::mutex mutex_;
+    std::map<std::uintptr_t, std::uintptr_t> ends_;
+};
+
+Mappings& mappings() {
+    static Mappings held;
+    return held;
+}
 
 std::byte* from_malloc(std::size_t bytes) {
     const std::size_t total = (bytes + alignment - 1) / alignment * alignment + alignment;
@@ -63,6 +95,7 @@ std::byte* from_kernel(std::size_t bytes) {
     // Advice: refused where transparent huge pages are off, and then 4 KiB pages.
     ::madvise(start, length, MADV_HUGEPAGE);
     std::memset(start, 0, length);  // every page faulted in now, outside any window
+    mappings().add(start, length);
     *reinterpret_cast<Header*>(start + stagger) = Header{start, length};
     return start + stagger + alignment;
 }
@@ -78,7 +111,12 @@ void release_host_block(std::byte* block) noexcept {
     if (block == nullptr) return;
     const Header header = *reinterpret_cast<const Header*>(block - alignment);
     if (header.length == 0) std::free(header.start);
-    else ::munmap(header.start, header.length);
+    else {
+        mappings().remove(header.start);
+        ::munmap(header.start, header.length);
+    }
 }
+
+std::vector<AddressRange> harness_mappings() { return mappings().ranges(); }
 
 }  // namespace forge::bench

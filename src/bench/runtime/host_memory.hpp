@@ -17,6 +17,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 namespace forge::bench {
 
@@ -25,5 +27,16 @@ namespace forge::bench {
 
 // Gives back a block from allocate_host_block (nullptr: nothing).
 void release_host_block(std::byte* block) noexcept;
+
+// [begin, end) of one mapping.
+struct AddressRange {
+    std::uintptr_t begin = 0;
+    std::uintptr_t end = 0;
+};
+
+// The mappings allocate_host_block holds now (blocks from malloc are not among
+// them), in address order: the harness's own memory, which evict_side_memory
+// (host/side_memory.hpp) leaves alone.
+[[nodiscard]] std::vector<AddressRange> harness_mappings();
 
 }  // namespace forge::bench

@@ -146,6 +146,10 @@ public:
     // the flush and a side's own touched none of that side's lines but those of
     // its tensors, which are evicted before it.
     [[nodiscard]] virtual bool evicts_tensors() const { return false; }
+    // With evict(): the memory the sides keep outside their tensors (state,
+    // heap, static data) out of every cache level too (HOST,
+    // host/side_memory.hpp). CUDA: nothing, the L2 flush covers it.
+    virtual void evict_side_memory() {}
     // Just before each call from a flushed cache. HOST: threads a side made since
     // its last call, still on the timing thread's CPU alone, get the process's
     // CPUs for this one (timing_thread.hpp).

@@ -116,7 +116,7 @@ std::optional<SweepReach> measure_sweep_reach(std::size_t reported_bytes, const 
 
 CacheToSweep cache_to_sweep(const std::vector<int>& helper_cpus) {
     CacheToSweep swept{last_level_cache(), std::nullopt};
-    if (swept.reported.source == "sysconf") swept.reach = measure_sweep_reach(swept.reported.bytes, helper_cpus);
+    swept.reach = measure_sweep_reach(swept.reported.bytes, helper_cpus);
     return swept;
 }
 

@@ -32,12 +32,15 @@ struct FlushProbe {
 // shared 2-vCPU VM), while a flush that does not evict shows it in every try.
 [[nodiscard]] FlushProbe probe_flush(CacheFlusher& flusher, std::size_t last_level_cache_bytes);
 
-// How large a sweep must be to evict the timing thread's cache, measured
-// where the machine does not say which cache that is. glibc's sysconf reads
-// the L3's size from CPUID, which on an AMD EPYC VM gives 508 MiB, while a
-// core fills only its own CCD's L3 (32 MiB on that Zen 5): there a sweep of 32
-// or 64 MiB evicts what one of 1 GiB does, which cost 19 ms a round
-// (docs/lab/README.md). The flush is then twice the measured sweep.
+// How large a sweep must be to evict the timing thread's cache, measured on
+// every machine: the size a machine reports need not be what one core fills.
+// glibc's sysconf reads the L3's size from CPUID, which on an AMD EPYC VM gives
+// 508 MiB, while a core fills only its own CCD's L3 (32 MiB on that Zen 5);
+// the sysfs of a 2-vCPU Xeon VM reports the package's 480 MiB, where a sweep
+// of 32 or 64 MiB evicts a small working set as thoroughly as one of 960 MiB,
+// which cost 36 ms a round (docs/lab/README.md). The flush is then twice the
+// measured sweep; the sides' larger state is flushed line by line
+// (side_memory.hpp), which no sweep on that Xeon's L3 did.
 struct SweepReach {
     std::size_t bytes = 0;  // the smallest sweep that evicted the working set
     std::size_t working_set_bytes = 0;
@@ -68,8 +71,8 @@ inline constexpr double evicted_way = 0.9;
 [[nodiscard]] std::optional<SweepReach> measure_sweep_reach(std::size_t reported_bytes,
                                                             const std::vector<int>& helper_cpus);
 
-// The last-level cache a flush is twice of: the one last_level_cache() reports
-// or, where only sysconf reports it, the sweep measure_sweep_reach measured.
+// The last-level cache a flush is twice of: the sweep measure_sweep_reach
+// measured, or where none below it evicted, the one last_level_cache() reports.
 struct CacheToSweep {
     CacheSize reported;
     std::optional<SweepReach> reach;  // where measured

@@ -22,6 +22,7 @@
 #include "runtime/host/flush_probe.hpp"
 #include "runtime/host/memory_bandwidth.hpp"
 #include "runtime/host/other_processes.hpp"
+#include "runtime/host/side_memory.hpp"
 #include "runtime/host/steal_time.hpp"
 #include "runtime/host/sysfs.hpp"
 #include "runtime/host/timing_thread.hpp"
@@ -105,8 +106,10 @@ public:
                 {"flush_bytes", flusher_.bytes()},
                 {"flush_threads", flusher_.threads()},
                 {"flush", evicts_lines ? "read-modify-write of every cache line once per round, then each side's own "
-                                         "tensors' lines flushed before its call"
+                                         "tensors' lines and the process's private writable memory outside the "
+                                         "harness's own flushed before its call"
                                        : "read-modify-write of every cache line before each call"},
+                {"side_memory_bytes", side_memory_bytes_},
                 {"memory_bandwidth",
                  {{"gbps", bandwidth_.gbps},
                   {"buffer_bytes", bandwidth_.bytes},
@@ -253,6 +256,8 @@ public:
     void evict(const Tensor& tensor) override { evict_lines(tensor.raw(), tensor.bytes()); }
     [[nodiscard]] bool evicts_tensors() const override { return evicts_lines; }
 
+    void evict_side_memory() override { side_memory_bytes_ = std::max(side_memory_bytes_, bench::evict_side_memory()); }
+
     void release_side_threads() override { pin_.release_side_threads(); }
 
     [[nodiscard]] double time_call(const std::function<void()>& call) override { return time_calls(call, 1); }
@@ -348,6 +353,7 @@ private:
     CacheToSweep swept_;              // its cache() is the one the flush is twice of
     CacheFlusher flusher_;
     FlushProbe probe_;
+    std::size_t side_memory_bytes_ = 0;  // the most evict_side_memory() flushed before one call
     MemoryBandwidth bandwidth_;
     bool bandwidth_measured_again_ = false;   // memory_ceiling_measured_again()
     std::optional<double> calibration_gbps_;  // given to memory_ceiling_measured_again()
