@@ -95,25 +95,32 @@ BOOST_AUTO_TEST_CASE(the_cache_to_sweep_is_measured_below_the_reported_one) {
     }
 }
 
-// A side's state outside its tensors (here a 4 MiB heap vector, walked twice as
-// a call re-reading its workspace would) reads from memory after the flush of
-// the sides' memory, whatever the last-level cache keeps through a sweep.
+// A side's state outside its tensors (a heap vector, walked twice as a call
+// re-reading its workspace would) reads from memory after the flush of the
+// sides' memory, whatever the last-level cache keeps through a sweep. 512 KiB,
+// held by a core's L2: a neighbour streaming through a shared L3 (the other
+// tests beside this one) would make even its warm walks slow; up to three
+// tries, as probe_flush.
 BOOST_AUTO_TEST_CASE(a_sides_state_reads_from_memory_after_the_sides_memory_is_flushed) {
     if (!fb::evicts_lines) return;
     const fb::TimingThreadPin pin;
-    const std::vector<std::uint64_t> state = chase(4 * mib);
-    std::vector<double> warm;
-    std::vector<double> evicted;
-    for (int t = 0; t < 7; ++t) {
-        (void)walk_ms(state);
-        warm.push_back(walk_ms(state));
-        BOOST_TEST(fb::evict_side_memory() >= 4 * mib);
-        evicted.push_back(walk_ms(state));
+    const std::vector<std::uint64_t> state = chase(mib / 2);
+    double warm_ms = 0.0;
+    double evicted_ms = 0.0;
+    const auto cold = [&] { return warm_ms > 0.0 && evicted_ms >= fb::FlushProbe::effective_slowdown * warm_ms; };
+    for (int attempt = 0; attempt < 3 && !cold(); ++attempt) {
+        std::vector<double> warm;
+        std::vector<double> evicted;
+        for (int t = 0; t < 7; ++t) {
+            (void)walk_ms(state);
+            warm.push_back(walk_ms(state));
+            BOOST_TEST(fb::evict_side_memory() >= mib / 2);
+            evicted.push_back(walk_ms(state));
+        }
+        warm_ms = forge::stats::median(warm);
+        evicted_ms = forge::stats::median(evicted);
     }
-    const double warm_ms = forge::stats::median(warm);
-    const double evicted_ms = forge::stats::median(evicted);
-    BOOST_TEST(evicted_ms >= fb::FlushProbe::effective_slowdown * warm_ms,
-               "warm " << warm_ms << " ms, after the flush " << evicted_ms << " ms");
+    BOOST_TEST(cold(), "warm " << warm_ms << " ms, after the flush " << evicted_ms << " ms");
 }
 
 // The harness's own blocks (tensors, the sweep's buffer) are not the sides':
