@@ -1211,7 +1211,10 @@ BOOST_AUTO_TEST_CASE(layouts_are_added_after_the_first_pass_where_the_rounds_nee
         fb::RunRecord record;
         record.stopping = fb::StoppingParameters::quick();
         record.stopping.precision = precision;
-        record.stopping.max_wall_s = 1.0;
+        // A pace that fits 16 layouts' rounds in the cap under a sanitizer too
+        // (each call then flushes the sanitizer's own memory as well), the round
+        // cap (200) ending the rounds first.
+        record.stopping.max_wall_s = 30.0;
         record.stopping.min_rounds = 40;  // past the first pass, whatever the interval
         const fb::WorkloadRecord workload =
             fb::measure_workload(bench, add_contract(), *runtime, options, fb::BenchDefinition(bench).workloads()[0],
