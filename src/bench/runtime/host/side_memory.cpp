@@ -31,14 +31,18 @@ constexpr std::uintptr_t chunk = std::uintptr_t{1} << 30;
 // The resident pages of [begin, end), flushed line by line (mincore says which
 // are resident: a flush of a page never touched would fault it in).
 std::size_t evict_resident(AddressRange range, std::size_t page, std::vector<unsigned char>& residency) {
+    // /proc/self/maps names the regions by number: the one cast back to an address.
+    auto* const begin = reinterpret_cast<std::byte*>(range.begin);  // NOLINT(performance-no-int-to-ptr)
+    const std::uintptr_t size = range.end - range.begin;
     std::size_t flushed = 0;
-    for (std::uintptr_t at = range.begin; at < range.end; at += chunk) {
-        const std::uintptr_t bytes = std::min(chunk, range.end - at);
+    for (std::uintptr_t offset = 0; offset < size; offset += chunk) {
+        std::byte* const at = begin + offset;
+        const std::uintptr_t bytes = std::min(chunk, size - offset);
         residency.resize(bytes / page);
-        if (::mincore(reinterpret_cast<void*>(at), bytes, residency.data()) != 0) continue;
+        if (::mincore(at, bytes, residency.data()) != 0) continue;
         for (std::size_t p = 0; p < residency.size(); ++p) {
             if ((residency[p] & 1U) == 0) continue;
-            evict_lines(reinterpret_cast<const std::byte*>(at + p * page), page);
+            evict_lines(at + p * page, page);
             flushed += page;
         }
     }
