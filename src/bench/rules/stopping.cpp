@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace forge::bench {
 
@@ -49,35 +50,36 @@ bool StoppingCriterion::every_layout_read(const stats::ClusterSpread& spread) co
     return clusters_ < 2 || (spread.clusters >= clusters_ && spread.fewest_rounds >= rounds_a_layout);
 }
 
-bool StoppingCriterion::precise_enough(const CountedRounds& counted, bool before_cap) const {
-    if (counted.selection != RoundSelection::quiet || measured_s() < parameters_.min_measured_s) return false;
-    const stats::PairedRounds paired = paired_rounds(rounds_, counted);
-    return (!before_cap || every_layout_read(stats::cluster_spread(paired))) &&
-           stats::clustered_paired_ratio(paired, parameters_.confidence).relative_half_width() <= parameters_.precision;
+std::optional<StoppingCriterion::Look> StoppingCriterion::look(const CountedRounds& counted) const {
+    if (counted.selection != RoundSelection::quiet || measured_s() < parameters_.min_measured_s) return std::nullopt;
+    stats::PairedRounds paired = paired_rounds(rounds_, counted);
+    const stats::ClusterSpread spread = stats::cluster_spread(paired);
+    const double half_width = stats::clustered_paired_ratio(paired, parameters_.confidence).relative_half_width();
+    return Look{.paired = std::move(paired), .spread = spread, .relative_half_width = half_width};
 }
 
-bool StoppingCriterion::out_of_reach(const CountedRounds& counted, double wall_s) const {
-    if (counted.selection != RoundSelection::quiet || measured_s() < parameters_.min_measured_s || !(wall_s > 0.0)) {
-        return false;
-    }
-    const stats::PairedRounds paired = paired_rounds(rounds_, counted);
-    const stats::ClusterSpread spread = stats::cluster_spread(paired);
-    if (clusters_ < 2 || !every_layout_read(spread) || !spread.clusters_differ(layouts_differ_alpha)) {
+bool StoppingCriterion::precise_enough(const Look& look, bool before_cap) const {
+    return (!before_cap || every_layout_read(look.spread)) && look.relative_half_width <= parameters_.precision;
+}
+
+bool StoppingCriterion::out_of_reach(const Look& look, double wall_s) const {
+    const stats::ClusterSpread& spread = look.spread;
+    if (!(wall_s > 0.0) || clusters_ < 2 || !every_layout_read(spread) ||
+        !spread.clusters_differ(layouts_differ_alpha)) {
         return false;
     }
     const double confidence = parameters_.confidence;
-    const double now = stats::clustered_paired_ratio(paired, confidence).relative_half_width();
     // The rounds by the cap at this pace, the round cap included.
-    const auto counted_now = static_cast<double>(paired.log_ratios.size());
+    const auto counted_now = static_cast<double>(look.paired.log_ratios.size());
     const double by_cap = std::min(
         counted_now * parameters_.max_wall_s / wall_s,
         counted_now + static_cast<double>(parameters_.max_rounds - std::min(rounds(), parameters_.max_rounds)));
     // The sign-test part narrows as one over the square root of the rounds.
     const double sign_test_by_cap =
-        stats::paired_ratio(paired.log_ratios, confidence).relative_half_width() * std::sqrt(counted_now / by_cap);
+        stats::paired_ratio(look.paired.log_ratios, confidence).relative_half_width() * std::sqrt(counted_now / by_cap);
     const double width_by_cap =
         std::max(spread.half_width_with(spread.rounds_each * by_cap / counted_now, confidence), sign_test_by_cap);
-    return width_by_cap > parameters_.precision && width_by_cap >= cap_narrowing * now;
+    return width_by_cap > parameters_.precision && width_by_cap >= cap_narrowing * look.relative_half_width;
 }
 
 bool StoppingCriterion::is_finished(double wall_s) {
@@ -87,14 +89,15 @@ bool StoppingCriterion::is_finished(double wall_s) {
     // looks keep a lucky narrow stretch from ending the run (optional stopping).
     if (n >= next_check_ && measured_s() >= parameters_.min_measured_s) {
         next_check_ = n + std::max<std::size_t>(n / 20, 1);
-        const CountedRounds looked = counted();
-        if (precise_enough(looked, true)) {
-            reason_ = StopReason::precision_reached;
-            return true;
-        }
-        if (out_of_reach(looked, wall_s)) {
-            reason_ = StopReason::out_of_reach;
-            return true;
+        if (const std::optional<Look> now = look(counted())) {
+            if (precise_enough(*now, true)) {
+                reason_ = StopReason::precision_reached;
+                return true;
+            }
+            if (out_of_reach(*now, wall_s)) {
+                reason_ = StopReason::out_of_reach;
+                return true;
+            }
         }
     }
     const bool at_round_cap = n >= parameters_.max_rounds;
@@ -108,7 +111,7 @@ bool StoppingCriterion::is_finished(double wall_s) {
     // A last look at a cap: precise since the previous look (the looks are ~5%
     // of the rounds apart, and the wait for quiet rounds ends between them) says
     // so, rather than the cap.
-    if (precise_enough(now, false)) {
+    if (const std::optional<Look> last = look(now); last && precise_enough(*last, false)) {
         reason_ = StopReason::precision_reached;
     } else {
         reason_ = at_round_cap ? StopReason::round_cap : StopReason::wall_cap;

@@ -95,10 +95,20 @@ public:
     [[nodiscard]] double relative_half_width() const;
 
 private:
-    // Quiet rounds, the minimum measured time, and the precision: what a stop
-    // needs to say "precision reached"; `before_cap`, every layout read too (at
-    // the cap the rounds end anyway, and the interval is what they read).
-    [[nodiscard]] bool precise_enough(const CountedRounds& counted, bool before_cap) const;
+    // The counted rounds as a look reads them, worked out once for both of its
+    // questions: paired, the layouts' spread and the interval's half-width.
+    struct Look {
+        stats::PairedRounds paired;
+        stats::ClusterSpread spread;
+        double relative_half_width = 0.0;
+    };
+    // None before the rounds are quiet and the minimum measured time is in:
+    // until then no look may stop them.
+    [[nodiscard]] std::optional<Look> look(const CountedRounds& counted) const;
+    // The precision: what a stop needs to say "precision reached";
+    // `before_cap`, every layout read too (at the cap the rounds end anyway,
+    // and the interval is what they read).
+    [[nodiscard]] bool precise_enough(const Look& look, bool before_cap) const;
     // `rounds_a_layout` counted rounds on every layout in use: before, the
     // interval has not seen how far apart the layouts read, and a look at the
     // first few could claim a precision the others then take back (a stop on
@@ -107,9 +117,8 @@ private:
     // Whether the rounds the rest of the cap holds could bring the interval
     // neither to the precision nor below `cap_narrowing` of its width: the
     // layouts' medians differ by more than their rounds' noise explains, and
-    // only more layouts could narrow that. Quiet rounds, the minimum measured
-    // time, and every layout read first.
-    [[nodiscard]] bool out_of_reach(const CountedRounds& counted, double wall_s) const;
+    // only more layouts could narrow that. Every layout read first.
+    [[nodiscard]] bool out_of_reach(const Look& look, double wall_s) const;
 
     StoppingParameters parameters_;
     std::vector<RoundReading> rounds_;
