@@ -40,10 +40,16 @@ std::size_t evict_resident(AddressRange range, std::size_t page, std::vector<uns
         const std::uintptr_t bytes = std::min(chunk, size - offset);
         residency.resize(bytes / page);
         if (::mincore(at, bytes, residency.data()) != 0) continue;
-        for (std::size_t p = 0; p < residency.size(); ++p) {
-            if ((residency[p] & 1U) == 0) continue;
-            evict_lines(at + p * page, page);
-            flushed += page;
+        // A run of resident pages at a time: evict_lines waits once for each.
+        for (std::size_t p = 0; p < residency.size();) {
+            if ((residency[p] & 1U) == 0) {
+                ++p;
+                continue;
+            }
+            const std::size_t first = p;
+            while (p < residency.size() && (residency[p] & 1U) != 0) ++p;
+            evict_lines(at + first * page, (p - first) * page);
+            flushed += (p - first) * page;
         }
     }
     return flushed;
