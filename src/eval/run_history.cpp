@@ -85,7 +85,15 @@ BenchHistory bench_history(const Reader& reader, const json& object, const KeyPa
     if (!runs || !runs->is_array()) {
         reader.fail(at / "runs", "is not an array of runs; the file is not " + history_shape());
     }
-    BenchHistory history{.bench = bench->get<std::string>(), .runs = {}};
+    BenchHistory history{.bench = bench->get<std::string>(), .machine = {}, .runs = {}};
+    if (const json* machine = Reader::member(object, "machine")) {
+        if (!machine->is_string()) {
+            reader.fail(at / "machine", "is " + eval_detail::describe(*machine) +
+                                            ", expected the machine the runs were on (a string); " +
+                                            std::string(history_fix));
+        }
+        history.machine = machine->get<std::string>();
+    }
     for (std::size_t i = 0; i < runs->size(); ++i)
         history.runs.push_back(kept_run(reader, (*runs)[i], at / "runs" / i));
     return history;
@@ -139,7 +147,10 @@ std::string run_histories_text(const std::vector<BenchHistory>& histories) {
             if (kept.memory_ms) run["memory_ms"] = *kept.memory_ms;
             runs.push_back(std::move(run));
         }
-        benches.push_back({{"bench", history.bench}, {"runs", std::move(runs)}});
+        json bench = {{"bench", history.bench}};
+        if (!history.machine.empty()) bench["machine"] = history.machine;
+        bench["runs"] = std::move(runs);
+        benches.push_back(std::move(bench));
     }
     const json root = {{"schema", history_schema}, {"benches", std::move(benches)}};
     return root.dump(1) + "\n";

@@ -77,7 +77,7 @@ BOOST_AUTO_TEST_CASE(a_workload_from_rounds_that_were_not_quiet_reaches_the_earl
     forge::KeptRun earlier{.run = {std::log(2.4), 10.0},
                            .workloads = {{"calm", {std::log(2.4), 10.0}}, {"stormy", {std::log(2.4), 10.0}}},
                            .memory_ms = 0.35};
-    fb::write_history(options.history_path, "build 1", {earlier});
+    fb::write_history(options.history_path, "build 1", "", {earlier});
 
     fb::RunRecord record = finished_run();
     fb::add_spread_between_runs(record, options);
@@ -123,4 +123,44 @@ BOOST_AUTO_TEST_CASE(cuda_runs_share_a_history_by_the_gpu_not_its_index) {
     fb::RunRecord other_gpu = cuda_run("GPU-bbbb");
     fb::add_spread_between_runs(other_gpu, options);
     BOOST_TEST(workload(other_gpu, "calm").between_runs.runs == 1U);
+}
+
+// A rebuilt bench's history starts afresh, so its first run had nothing to be
+// busier than: other builds' runs on the same host still say how quiet the
+// machine can be, and a first run on a busier machine is marked by them.
+BOOST_AUTO_TEST_CASE(a_rebuilt_benchs_first_run_on_a_busier_machine_says_so) {
+    const TempDir dir("forge_between_runs_rebuilt");
+    fb::RunOptions options = history_options(dir);
+    auto run_on = [](const std::string& host, double memory_ms) {
+        fb::RunRecord record = finished_run();
+        record.launch = {{"host", host}};
+        for (fb::WorkloadRecord& w : record.workloads) {
+            for (fb::Round& round : w.rounds) {
+                round.memory_calibration_ms = memory_ms;
+                round.used = true;
+            }
+        }
+        return record;
+    };
+    fb::RunRecord old_build = run_on("node1", 0.20);
+    fb::add_spread_between_runs(old_build, options);
+    fb::RunRecord elsewhere = run_on("node2", 0.10);  // a quieter node: not this machine
+    fb::add_spread_between_runs(elsewhere, options);
+
+    options.bench_identity = "build 2";
+    fb::RunRecord rebuilt = run_on("node1", 0.30);
+    fb::add_spread_between_runs(rebuilt, options);
+    BOOST_TEST(workload(rebuilt, "calm").between_runs.runs == 1U);  // its own history is new
+    BOOST_TEST_REQUIRE(rebuilt.machine_across_runs.has_value());
+    BOOST_TEST_REQUIRE(rebuilt.machine_across_runs->earlier_memory_ms.has_value());
+    BOOST_TEST(*rebuilt.machine_across_runs->earlier_memory_ms == 0.20);
+    BOOST_TEST(rebuilt.machine_across_runs->earlier_from_other_builds);
+    BOOST_TEST(rebuilt.machine_across_runs->busier());
+    BOOST_TEST(any_has(rebuilt.notices, {"busier than the bench's earlier runs", "another build of the bench"}));
+
+    // Its next run, as quiet as the old build's: its own first run was the busier one.
+    fb::RunRecord again = run_on("node1", 0.21);
+    fb::add_spread_between_runs(again, options);
+    BOOST_TEST(!again.machine_across_runs->busier());
+    BOOST_TEST(again.machine_across_runs->earlier_from_other_builds);  // 0.20 beats its own 0.30
 }

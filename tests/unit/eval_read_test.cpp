@@ -648,12 +648,15 @@ BOOST_AUTO_TEST_CASE(a_run_history_reads_back_every_figure_the_bench_writes) {
     forge::KeptRun quiet{.run = {std::log(0.8), 0.01}, .workloads = {{"w0", {std::log(0.7), 0.02}}}, .memory_ms = {}};
     forge::KeptRun busy = quiet;
     busy.memory_ms = 0.26;
-    const std::vector<forge::BenchHistory> written = {{.bench = "build a", .runs = {quiet}},
-                                                      {.bench = "build b", .runs = {quiet, busy}}};
+    const std::vector<forge::BenchHistory> written = {
+        {.bench = "build a", .machine = {}, .runs = {quiet}},
+        {.bench = "build b host n1", .machine = "host n1", .runs = {quiet, busy}}};
     const std::vector<forge::BenchHistory> read =
         forge::parse_run_histories(forge::run_histories_text(written), "rope.runs.json");
     BOOST_REQUIRE(read.size() == 2U);
     BOOST_TEST(read[0].bench == "build a");
+    BOOST_TEST(read[0].machine.empty());  // not written: a file from before the machine was kept reads the same
+    BOOST_TEST(read[1].machine == "host n1");
     BOOST_REQUIRE(read[1].runs.size() == 2U);
     BOOST_TEST(read[1].runs[1].run.log_ratio == std::log(0.8));
     BOOST_TEST(read[1].runs[1].workloads.at("w0").standard_error == 0.02);

@@ -33,9 +33,13 @@ struct KeptRun {
 };
 
 // One bench's kept runs, oldest first. `bench` is its identity: its build and
-// the machine or GPU it ran on.
+// the machine or GPU it ran on. `machine`, that machine alone ("host H", with
+// " gpu UUID" on CUDA): other builds' runs there tell a rebuilt bench how quiet
+// the machine can be (empty in files written before it was kept, and where
+// the host is unknown).
 struct BenchHistory {
     std::string bench;
+    std::string machine;
     std::vector<KeptRun> runs;
 };
 
@@ -43,7 +47,7 @@ struct BenchHistory {
 // last); a schema 1 file holds one. `path` labels messages. Throws EvalError
 // naming the file, the line and the key when it is not valid JSON or not a
 // history (each run's log_ratio a finite number, its standard_error a finite
-// number >= 0, a memory_ms a positive number).
+// number >= 0, a memory_ms a positive number, a machine a string).
 [[nodiscard]] std::vector<BenchHistory> parse_run_histories(std::string_view text, const std::string& path);
 
 // The text of a history file (schema 2) holding `histories` in that order.

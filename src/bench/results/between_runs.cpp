@@ -17,23 +17,37 @@ namespace forge::bench {
 
 namespace {
 
-// Runs of one bench share a history only when they measure the same way, on
-// the same host (a build directory several cluster nodes run from) and the same
-// GPU: its UUID, not its index, which CUDA_VISIBLE_DEVICES and CTest's resource
-// allocation renumber.
-std::string history_identity(const RunRecord& record, const RunOptions& options) {
-    std::string identity = options.bench_identity;
-    if (record.stopping.is_quick()) identity += " quick";
+// Where a run measured, as its history names it: the host (a build directory
+// several cluster nodes run from) and the GPU by its UUID, not its index,
+// which CUDA_VISIBLE_DEVICES and CTest's resource allocation renumber.
+struct Machine {
+    std::string name;         // "host H", " gpu U" or " device N" after it on CUDA
+    bool host_known = false;  // without the host, the name says too little to compare other builds' runs by
+};
+
+Machine machine_of(const RunRecord& record, const RunOptions& options) {
+    Machine machine;
     if (const auto host = record.launch.find("host");
         record.launch.is_object() && host != record.launch.end() && host->is_string()) {
-        identity += " host " + host->get<std::string>();
+        machine.name = "host " + host->get<std::string>();
+        machine.host_known = true;
     }
     if (record.backend == Backend::cuda) {
         const auto uuid = record.device.find("uuid");
-        identity += uuid != record.device.end() && uuid->is_string()
-                        ? " gpu " + uuid->get<std::string>()
-                        : " device " + std::to_string(options.cuda_device);
+        const std::string gpu = uuid != record.device.end() && uuid->is_string()
+                                    ? "gpu " + uuid->get<std::string>()
+                                    : "device " + std::to_string(options.cuda_device);
+        machine.name += (machine.name.empty() ? "" : " ") + gpu;
     }
+    return machine;
+}
+
+// Runs of one bench share a history only when they measure the same way on
+// the same machine.
+std::string history_identity(const RunRecord& record, const RunOptions& options, const Machine& machine) {
+    std::string identity = options.bench_identity;
+    if (record.stopping.is_quick()) identity += " quick";
+    if (!machine.name.empty()) identity += " " + machine.name;
     return identity;
 }
 
@@ -59,8 +73,10 @@ std::string percent(double log_sd) {
     return text.str();
 }
 
-// How busy the machine was for this run's ratios, and at best for the kept runs'.
-std::optional<MachineAcrossRuns> machine_across_runs(const RunRecord& record, const std::vector<KeptRun>& kept) {
+// How busy the machine was for this run's ratios, and at best for the kept
+// runs' and other builds' runs on this machine (`elsewhere`).
+std::optional<MachineAcrossRuns> machine_across_runs(const RunRecord& record, const std::vector<KeptRun>& kept,
+                                                     std::optional<double> elsewhere) {
     std::vector<double> readings;
     for (const WorkloadRecord& w : record.workloads) {
         for (const Round& round : w.rounds) {
@@ -73,6 +89,10 @@ std::optional<MachineAcrossRuns> machine_across_runs(const RunRecord& record, co
         if (!entry.memory_ms) continue;
         machine.earlier_memory_ms = std::min(machine.earlier_memory_ms.value_or(*entry.memory_ms), *entry.memory_ms);
     }
+    if (elsewhere && *elsewhere < machine.earlier_memory_ms.value_or(*elsewhere + 1.0)) {
+        machine.earlier_memory_ms = elsewhere;
+        machine.earlier_from_other_builds = true;
+    }
     return machine;
 }
 
@@ -81,8 +101,9 @@ std::string busier_notice(const MachineAcrossRuns& machine) {
     notice.precision(3);
     notice << "this run's ratios come from rounds that read the machine busier than the bench's earlier runs here "
               "did (a median memory calibration of "
-           << machine.memory_ms << " ms, theirs " << *machine.earlier_memory_ms
-           << " ms at best): another load's memory traffic moves a memory-bound side more than the other, so its "
+           << machine.memory_ms << " ms, theirs " << *machine.earlier_memory_ms << " ms at best"
+           << (machine.earlier_from_other_builds ? ", in a run of another build of the bench on this machine" : "")
+           << "): another load's memory traffic moves a memory-bound side more than the other, so its "
               "ratios may read differently from theirs, and its intervals reach their ratios too; rerun when the "
               "machine is quieter";
     return notice.str();
@@ -94,17 +115,22 @@ void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
     // A run that failed (outputs that differ, a caught violation) neither uses the history nor joins it.
     if (!record.passed() || !record.ratio || options.history_path.empty() || options.bench_identity.empty()) return;
 
-    const std::string identity = history_identity(record, options);
+    const Machine machine = machine_of(record, options);
+    const std::string identity = history_identity(record, options, machine);
+    // Other builds' runs are compared by the machine alone where the host is known.
+    const std::string comparable_machine = machine.host_known ? machine.name : std::string();
     const double confidence = record.stopping.confidence;
     std::vector<KeptRun> history;
+    std::optional<double> elsewhere;
     bool ours = true;  // a file that is not a history may be someone's: never written over
     try {
         history = read_history(options.history_path, identity);
+        elsewhere = quietest_elsewhere(options.history_path, identity, comparable_machine);
     } catch (const HistoryError& e) {
         ours = false;
         record.notices.push_back(std::string(e.what()) + ": this run's intervals include no earlier runs");
     }
-    record.machine_across_runs = machine_across_runs(record, history);
+    record.machine_across_runs = machine_across_runs(record, history, elsewhere);
     const bool busier = record.machine_across_runs && record.machine_across_runs->busier();
     if (busier) record.notices.push_back(busier_notice(*record.machine_across_runs));
     KeptRun now;
@@ -167,7 +193,7 @@ void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
     }
     if (!ours) return;
     try {
-        write_history(options.history_path, identity, std::move(history));
+        write_history(options.history_path, identity, comparable_machine, std::move(history));
     } catch (const HistoryError& e) {
         record.notices.push_back(std::string(e.what()) + ": the next run will not see this one");
     }

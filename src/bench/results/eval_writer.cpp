@@ -297,15 +297,18 @@ nlohmann::json between_runs_json(const BetweenRuns& spread) {
             {eval_key::reaches_earlier_runs, spread.reaches_earlier_runs}};
 }
 
-// The run's: with how busy the machine was for this run and, at best, for the kept ones.
+// The run's: with how busy the machine was for this run and, at best, for the
+// kept ones and other builds' runs on this machine.
 nlohmann::json run_between_runs_json(const RunRecord& record) {
     nlohmann::json json = between_runs_json(record.between_runs);
     if (json.is_null() || !record.machine_across_runs) return json;
     const MachineAcrossRuns& machine = *record.machine_across_runs;
     const nlohmann::json earlier =
         machine.earlier_memory_ms ? nlohmann::json(*machine.earlier_memory_ms) : nlohmann::json(nullptr);
-    json[eval_key::machine] = {
-        {"memory_ms", machine.memory_ms}, {"earlier_memory_ms", earlier}, {eval_key::busier, machine.busier()}};
+    json[eval_key::machine] = {{"memory_ms", machine.memory_ms},
+                               {"earlier_memory_ms", earlier},
+                               {"earlier_from_other_builds", machine.earlier_from_other_builds},
+                               {eval_key::busier, machine.busier()}};
     return json;
 }
 

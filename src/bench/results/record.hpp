@@ -45,7 +45,11 @@ struct BetweenRuns {
 // whole run was busy.
 struct MachineAcrossRuns {
     double memory_ms = 0.0;                   // this run's
-    std::optional<double> earlier_memory_ms;  // the lowest of the kept runs', where recorded
+    // The lowest of the kept runs' and of other builds' runs on this machine, where recorded.
+    std::optional<double> earlier_memory_ms;
+    // The lowest was another build's run on this machine: a rebuilt bench's
+    // history starts afresh, and the machine's quiet state is still known.
+    bool earlier_from_other_builds = false;
 
     // Busier than the quiet margin allows over the lowest of the earlier runs'.
     [[nodiscard]] bool busier() const noexcept {

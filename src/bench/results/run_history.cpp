@@ -1,5 +1,6 @@
 #include "results/run_history.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <system_error>
@@ -35,13 +36,27 @@ std::vector<KeptRun> read_history(const std::filesystem::path& path, std::string
     return {};
 }
 
-void write_history(const std::filesystem::path& path, std::string_view identity, std::vector<KeptRun> runs) {
+std::optional<double> quietest_elsewhere(const std::filesystem::path& path, std::string_view identity,
+                                         std::string_view machine) {
+    if (machine.empty()) return std::nullopt;
+    std::optional<double> quietest;
+    for (const BenchHistory& history : histories_in(path)) {
+        if (history.bench == identity || history.machine != machine) continue;
+        for (const KeptRun& run : history.runs) {
+            if (run.memory_ms) quietest = std::min(quietest.value_or(*run.memory_ms), *run.memory_ms);
+        }
+    }
+    return quietest;
+}
+
+void write_history(const std::filesystem::path& path, std::string_view identity, std::string_view machine,
+                   std::vector<KeptRun> runs) {
     if (runs.size() > kept_runs) runs.erase(runs.begin(), runs.end() - kept_runs);
     // The other benches' histories stay (a build directory that several nodes or
     // GPUs run from), this one's last, the least recently written dropped first.
     std::vector<BenchHistory> histories = histories_in(path);
     std::erase_if(histories, [&](const BenchHistory& history) { return history.bench == identity; });
-    histories.push_back({.bench = std::string(identity), .runs = std::move(runs)});
+    histories.push_back({.bench = std::string(identity), .machine = std::string(machine), .runs = std::move(runs)});
     if (histories.size() > kept_histories) {
         histories.erase(histories.begin(), histories.end() - static_cast<std::ptrdiff_t>(kept_histories));
     }

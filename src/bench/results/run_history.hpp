@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
@@ -35,9 +36,17 @@ struct HistoryError : std::runtime_error {
 // be read or is not a history.
 [[nodiscard]] std::vector<KeptRun> read_history(const std::filesystem::path& path, std::string_view identity);
 
-// Writes the last kept_runs of `runs` as `identity`'s history, atomically,
-// keeping the file's other histories (up to kept_histories in all).
+// The lowest memory calibration `path` keeps of the runs on `machine` of
+// other benches than `identity` (most often other builds of this one, whose
+// own history starts afresh): how quiet this machine has been. None where
+// `machine` is empty, or no such run kept one. Throws HistoryError as read_history.
+[[nodiscard]] std::optional<double> quietest_elsewhere(const std::filesystem::path& path, std::string_view identity,
+                                                       std::string_view machine);
+
+// Writes the last kept_runs of `runs` as `identity`'s history on `machine`,
+// atomically, keeping the file's other histories (up to kept_histories in all).
 // Throws HistoryError naming the file.
-void write_history(const std::filesystem::path& path, std::string_view identity, std::vector<KeptRun> runs);
+void write_history(const std::filesystem::path& path, std::string_view identity, std::string_view machine,
+                   std::vector<KeptRun> runs);
 
 }  // namespace forge::bench
