@@ -10,7 +10,12 @@ namespace forge::bench {
 SweepCrew::SweepCrew(const std::vector<int>& helper_cpus, std::size_t parts, std::function<void(std::size_t)> part)
     : parts_(parts), part_(std::move(part)), next_part_(parts), parts_done_(parts) {
     helpers_.reserve(helper_cpus.size());
-    for (const int cpu : helper_cpus) helpers_.emplace_back([this, cpu] { help(cpu); });
+    for (const int cpu : helper_cpus) {
+        std::thread& helper = helpers_.emplace_back([this, cpu] { help(cpu); });
+        // Named here rather than by the helper: on a busy machine it may not
+        // have run yet when someone reads the process's threads.
+        ::pthread_setname_np(helper.native_handle(), "forge-sweep");
+    }
 }
 
 SweepCrew::~SweepCrew() {
@@ -42,7 +47,6 @@ void SweepCrew::help(int cpu) noexcept {
     CPU_SET(cpu, &own);
     // Unpinned, it still shares the sweep, from wherever the scheduler puts it.
     ::pthread_setaffinity_np(::pthread_self(), sizeof own, &own);
-    ::pthread_setname_np(::pthread_self(), "forge-sweep");
     for (unsigned seen = sweeps_.load();; seen = sweeps_.load()) {
         if (stopping_.load()) return;
         take_parts();
