@@ -24,6 +24,7 @@
 #include "forge/exit_code.hpp"
 #include "bench_add_operator.hpp"
 #include "c_regions.h"
+#include "runtime/host/cache_flush.hpp"
 
 // One student per trick a student could use to win without doing the work; each
 // test holds the harness to catching it and saying what happened.
@@ -543,4 +544,67 @@ BOOST_AUTO_TEST_CASE(a_kernel_set_that_stays_the_same_is_not_flagged) {
     }
     // Notices about the machine (precision, drift) may come; none about kernels.
     BOOST_TEST(!any_has(result.notices, {"kernel"}));
+}
+
+namespace {
+
+// A pointer chase of `steps` hops over `chase` (one cycle through every entry,
+// Sattolo's shuffle): each hop waits for the last, so its time is where the
+// entries are (L2, L3 or memory).
+std::int64_t walk(const std::int64_t* chase, std::size_t steps) {
+    std::int64_t at = 0;
+    for (std::size_t i = 0; i < steps; ++i) at = chase[at];
+    return at;
+}
+
+constexpr std::size_t chase_entries = std::size_t{64} << 10;  // 512 KiB: held by a core's L2, let alone an L3
+
+bool flushes_lines(boost::unit_test::test_unit_id) { return fb::evicts_lines; }
+
+}  // namespace
+
+// A table a side builds once and re-reads on every call (a lookup table, a
+// workspace) is state kept between calls: left in the caches, the side's
+// calls would read it from there while the other side's tensors come from
+// memory. Here the reference walks a chase handed to it as an input, the
+// student the same chase copied into memory of its own on its first call:
+// the same work, and only the student's could stay warm. The quick runs'
+// 8 MiB sweep leaves 512 KiB in any last-level cache, so without the flush of
+// the sides' own memory the student reads several times faster.
+BOOST_AUTO_TEST_CASE(a_table_a_side_keeps_between_calls_is_read_from_memory_as_its_inputs_are,
+                     *boost::unit_test::precondition(flushes_lines)) {
+    fb::Bench b{fb::Backend::host};
+    for (int i = 0; i < 3; ++i) b.workload("w" + std::to_string(i), {{"n", 256}}, 40 + i);
+    b.inputs([](const fb::Workload& w, fb::Rng& rng, fb::Tensors& in) {
+        rng.normal(in.add("a", {w["n"]}, fb::DType::fp32));
+        rng.normal(in.add("b", {w["n"]}, fb::DType::fp32));
+        const auto chase =
+            in.add("chase", {static_cast<std::int64_t>(chase_entries)}, fb::DType::i64).span<std::int64_t>();
+        for (std::size_t i = 0; i < chase.size(); ++i) chase[i] = static_cast<std::int64_t>(i);
+        for (std::size_t i = chase.size() - 1; i > 0; --i) std::swap(chase[i], chase[rng.next() % i]);
+    });
+    b.outputs([](const fb::Workload& w) { return std::vector<fb::TensorSpec>{{"c", {w["n"]}, fb::DType::fp32}}; });
+    b.reference([](fb::Io& io) {
+        [[maybe_unused]] volatile std::int64_t sink =
+            walk(io.in("chase").span<const std::int64_t>().data(), chase_entries);
+        add(io);
+    });
+    b.student([](fb::Io& io) {
+        static const std::vector<std::int64_t> kept = [&] {
+            const auto chase = io.in("chase").span<const std::int64_t>();
+            return std::vector<std::int64_t>(chase.begin(), chase.end());
+        }();
+        (void)io.in("chase");
+        [[maybe_unused]] volatile std::int64_t sink = walk(kept.data(), chase_entries);
+        add(io);
+    });
+    forge::WindowContract contract = add_contract();
+    for (auto* inputs : {&contract.reference_inputs, &contract.student_inputs}) inputs->push_back("chase");
+    const fb::RunResult result = quick_run(b, contract);
+    BOOST_TEST_REQUIRE(result.exit_code == forge::exit_code::ok, result.eval["notices"].dump());
+    BOOST_TEST(result.eval["device"]["side_memory_bytes"].get<std::size_t>() >= chase_entries * sizeof(std::int64_t));
+    for (const json& w : result.eval["performance"]["workloads"]) {
+        const double ratio = w["ratio"].get<double>();
+        BOOST_TEST(ratio < 1.5, w["name"] << ": the student read " << ratio << "x the reference");
+    }
 }
