@@ -96,7 +96,9 @@ std::optional<MachineAcrossRuns> machine_across_runs(const RunRecord& record, co
     return machine;
 }
 
-std::string busier_notice(const MachineAcrossRuns& machine) {
+// `reaches`: the intervals were widened to the bench's own kept runs' ratios
+// (another build's ratios measured other code, and none reach them).
+std::string busier_notice(const MachineAcrossRuns& machine, bool reaches) {
     std::ostringstream notice;
     notice.precision(3);
     notice << "this run's ratios come from rounds that read the machine busier than the bench's earlier runs here "
@@ -104,8 +106,9 @@ std::string busier_notice(const MachineAcrossRuns& machine) {
            << machine.memory_ms << " ms, theirs " << *machine.earlier_memory_ms << " ms at best"
            << (machine.earlier_from_other_builds ? ", in a run of another build of the bench on this machine" : "")
            << "): another load's memory traffic moves a memory-bound side more than the other, so its "
-              "ratios may read differently from theirs, and its intervals reach their ratios too; rerun when the "
-              "machine is quieter";
+              "ratios may read differently on a quieter machine"
+           << (reaches ? ", and its intervals reach the earlier runs' ratios too" : "")
+           << "; rerun when the machine is quieter";
     return notice.str();
 }
 
@@ -132,7 +135,7 @@ void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
     }
     record.machine_across_runs = machine_across_runs(record, history, elsewhere);
     const bool busier = record.machine_across_runs && record.machine_across_runs->busier();
-    if (busier) record.notices.push_back(busier_notice(*record.machine_across_runs));
+    if (busier) record.notices.push_back(busier_notice(*record.machine_across_runs, !history.empty()));
     KeptRun now;
     if (record.machine_across_runs) now.memory_ms = record.machine_across_runs->memory_ms;
     try {
