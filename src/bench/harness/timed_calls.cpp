@@ -111,12 +111,13 @@ Sample timed_sample(RunState run, WorkloadTensors& tensors, const SweptRound& sw
 // alike, not in the first rounds. On the variant the first round on each
 // layout does not use (RoundSchedule). Their tensors come from memory as the
 // rounds' do, but no cache is swept: none of that depends on it, and a sweep
-// before each of these calls (two per side on every layout) was most of a
-// workload's wall time where the last-level cache is large.
+// before each of these calls was most of a workload's wall time where the
+// last-level cache is large.
 void warm_up(RunState run, const WorkloadTensors& tensors, SideStates& states, Findings& findings,
              const StoppingParameters& stopping) {
     const std::int64_t deadline = now_ns() + static_cast<std::int64_t>(stopping.warmup_s * 1e9);
     const std::size_t layouts = states[Side::reference].layouts.size();
+    if (layouts == 0) return;  // no tensors made: no call to warm
     // At least one call per side on every layout, so no layout meets its first
     // call in a round; a second per layout cost a workload of 30 ms calls 0.4 s.
     for (std::size_t calls = 0; calls < layouts || now_ns() < deadline; ++calls) {
