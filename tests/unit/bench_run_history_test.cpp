@@ -133,7 +133,8 @@ BOOST_AUTO_TEST_CASE(a_history_of_one_bench_from_schema_1_reads_and_is_kept) {
 BOOST_AUTO_TEST_CASE(other_builds_on_the_same_machine_tell_how_quiet_it_has_been) {
     const TempDir dir("forge_run_history");
     const auto file = dir.path / "op.runs.json";
-    BOOST_TEST(!fb::quietest_elsewhere(file, "new build host node1", "host node1").has_value());  // no file
+    BOOST_TEST(
+        !fb::read_earlier_runs(file, "new build host node1", "host node1").quietest_elsewhere.has_value());  // no file
     auto measured = [](double memory_ms) {
         forge::KeptRun run = entry(0.5);
         run.memory_ms = memory_ms;
@@ -143,10 +144,13 @@ BOOST_AUTO_TEST_CASE(other_builds_on_the_same_machine_tell_how_quiet_it_has_been
     fb::write_history(file, "older build host node1", "host node1", {measured(0.29)});
     fb::write_history(file, "old build host node2", "host node2", {measured(0.11)});
     fb::write_history(file, "new build host node1", "host node1", {measured(0.05)});
-    const std::optional<double> quietest = fb::quietest_elsewhere(file, "new build host node1", "host node1");
-    BOOST_TEST_REQUIRE(quietest.has_value());
-    BOOST_TEST(*quietest == 0.27);  // not node2's, and not the bench's own history
-    BOOST_TEST(!fb::quietest_elsewhere(file, "new build", "").has_value());  // a machine unknown: nothing to compare
+    const fb::EarlierRuns earlier = fb::read_earlier_runs(file, "new build host node1", "host node1");
+    BOOST_TEST_REQUIRE(earlier.quietest_elsewhere.has_value());
+    BOOST_TEST(*earlier.quietest_elsewhere == 0.27);  // not node2's, and not the bench's own history
+    BOOST_TEST_REQUIRE(earlier.own.size() == 1u);     // read in the same pass
+    BOOST_TEST(*earlier.own[0].memory_ms == 0.05);
+    BOOST_TEST(!fb::read_earlier_runs(file, "new build", "")
+                    .quietest_elsewhere.has_value());  // a machine unknown: nothing to compare
 }
 
 // Histories written before the machine was kept read, and are no machine's.
@@ -156,7 +160,7 @@ BOOST_AUTO_TEST_CASE(histories_from_before_the_machine_was_kept_are_no_machines)
     std::ofstream(file) << R"({"schema": 2, "benches": [{"bench": "old build host node1", "runs": [{"run":
         {"log_ratio": 0.1, "standard_error": 0.01}, "workloads": {}, "memory_ms": 0.2}]}]})";
     BOOST_TEST(fb::read_history(file, "old build host node1").size() == 1u);
-    BOOST_TEST(!fb::quietest_elsewhere(file, "new build host node1", "host node1").has_value());
+    BOOST_TEST(!fb::read_earlier_runs(file, "new build host node1", "host node1").quietest_elsewhere.has_value());
     std::ofstream(file) << R"({"schema": 2, "benches": [{"bench": "b", "machine": 7, "runs": []}]})";
     try {
         (void)fb::read_history(file, "b");

@@ -123,17 +123,16 @@ void add_spread_between_runs(RunRecord& record, const RunOptions& options) {
     // Other builds' runs are compared by the machine alone where the host is known.
     const std::string comparable_machine = machine.host_known ? machine.name : std::string();
     const double confidence = record.stopping.confidence;
-    std::vector<KeptRun> history;
-    std::optional<double> elsewhere;
+    EarlierRuns earlier;
     bool ours = true;  // a file that is not a history may be someone's: never written over
     try {
-        history = read_history(options.history_path, identity);
-        elsewhere = quietest_elsewhere(options.history_path, identity, comparable_machine);
+        earlier = read_earlier_runs(options.history_path, identity, comparable_machine);
     } catch (const HistoryError& e) {
         ours = false;
         record.notices.push_back(std::string(e.what()) + ": this run's intervals include no earlier runs");
     }
-    record.machine_across_runs = machine_across_runs(record, history, elsewhere);
+    std::vector<KeptRun>& history = earlier.own;
+    record.machine_across_runs = machine_across_runs(record, history, earlier.quietest_elsewhere);
     const bool busier = record.machine_across_runs && record.machine_across_runs->busier();
     if (busier) record.notices.push_back(busier_notice(*record.machine_across_runs, !history.empty()));
     KeptRun now;

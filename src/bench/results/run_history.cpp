@@ -29,24 +29,24 @@ std::vector<BenchHistory> histories_in(const std::filesystem::path& path) {
 
 }  // namespace
 
-std::vector<KeptRun> read_history(const std::filesystem::path& path, std::string_view identity) {
+EarlierRuns read_earlier_runs(const std::filesystem::path& path, std::string_view identity, std::string_view machine) {
+    EarlierRuns earlier;
     for (BenchHistory& history : histories_in(path)) {
-        if (history.bench == identity) return std::move(history.runs);
-    }
-    return {};
-}
-
-std::optional<double> quietest_elsewhere(const std::filesystem::path& path, std::string_view identity,
-                                         std::string_view machine) {
-    if (machine.empty()) return std::nullopt;
-    std::optional<double> quietest;
-    for (const BenchHistory& history : histories_in(path)) {
-        if (history.bench == identity || history.machine != machine) continue;
+        if (history.bench == identity) {
+            earlier.own = std::move(history.runs);
+            continue;
+        }
+        if (machine.empty() || history.machine != machine) continue;
         for (const KeptRun& run : history.runs) {
-            if (run.memory_ms) quietest = std::min(quietest.value_or(*run.memory_ms), *run.memory_ms);
+            if (!run.memory_ms) continue;
+            earlier.quietest_elsewhere = std::min(earlier.quietest_elsewhere.value_or(*run.memory_ms), *run.memory_ms);
         }
     }
-    return quietest;
+    return earlier;
+}
+
+std::vector<KeptRun> read_history(const std::filesystem::path& path, std::string_view identity) {
+    return read_earlier_runs(path, identity, {}).own;
 }
 
 void write_history(const std::filesystem::path& path, std::string_view identity, std::string_view machine,

@@ -30,18 +30,25 @@ struct HistoryError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// The runs `path` keeps for the bench `identity`, oldest first: none when the
-// file does not exist or holds none for it (another build of the bench, another
-// machine or GPU, or how it runs changed). Throws HistoryError naming the file when it cannot
-// be read or is not a history.
-[[nodiscard]] std::vector<KeptRun> read_history(const std::filesystem::path& path, std::string_view identity);
+// What `path` keeps of the runs before this one, read in one pass.
+struct EarlierRuns {
+    // The bench `identity`'s own runs, oldest first: none when the file does not
+    // exist or holds none for it (another build of the bench, another machine or
+    // GPU, or how it runs changed).
+    std::vector<KeptRun> own;
+    // The lowest memory calibration of the runs on `machine` of other benches
+    // than `identity` (most often other builds of this one, whose own history
+    // starts afresh): how quiet this machine has been. None where `machine` is
+    // empty, or no such run kept one.
+    std::optional<double> quietest_elsewhere;
+};
 
-// The lowest memory calibration `path` keeps of the runs on `machine` of
-// other benches than `identity` (most often other builds of this one, whose
-// own history starts afresh): how quiet this machine has been. None where
-// `machine` is empty, or no such run kept one. Throws HistoryError as read_history.
-[[nodiscard]] std::optional<double> quietest_elsewhere(const std::filesystem::path& path, std::string_view identity,
-                                                       std::string_view machine);
+// Throws HistoryError naming the file when it cannot be read or is not a history.
+[[nodiscard]] EarlierRuns read_earlier_runs(const std::filesystem::path& path, std::string_view identity,
+                                            std::string_view machine);
+
+// read_earlier_runs' `own` alone.
+[[nodiscard]] std::vector<KeptRun> read_history(const std::filesystem::path& path, std::string_view identity);
 
 // Writes the last kept_runs of `runs` as `identity`'s history on `machine`,
 // atomically, keeping the file's other histories (up to kept_histories in all).
