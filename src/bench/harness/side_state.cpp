@@ -18,8 +18,7 @@ SideStates::SideStates(const Workload& workload, Stream stream)
     : states_{SideState{Side::reference, detail::Access::make_io(Side::reference, workload, stream)},
               SideState{Side::student, detail::Access::make_io(Side::student, workload, stream)}} {}
 
-void evict_tensors(Runtime& runtime, SideState& state) {
-    for (const Tensor& input : state.inputs()) runtime.evict(input);
+void evict_before_call(Runtime& runtime, SideState& state) {
     for (const Tensor& output : state.outputs()) runtime.evict(output);
     runtime.evict_side_memory();
     runtime.release_side_threads();

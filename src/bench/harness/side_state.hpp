@@ -67,10 +67,11 @@ private:
     std::array<SideState, 2> states_;
 };
 
-// The side's own tensors and the memory the sides keep besides them out of the
-// caches (Runtime::evict, Runtime::evict_side_memory), and its threads given
-// the process's CPUs (Runtime::release_side_threads).
-void evict_tensors(Runtime& runtime, SideState& state);
+// After load(), which left the side's inputs out of the caches: its outputs
+// and the memory the sides keep besides their tensors out of them too
+// (Runtime::evict, Runtime::evict_side_memory), and its threads given the
+// process's CPUs (Runtime::release_side_threads).
+void evict_before_call(Runtime& runtime, SideState& state);
 
 // The side's call; a refusal (a tensor read as another dtype, an undeclared
 // name) or its own exception fails the run naming the workload and the side.

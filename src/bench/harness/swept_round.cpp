@@ -16,7 +16,7 @@ SweptRound::SweptRound(Runtime& runtime, double* sweep_s) : runtime_(runtime) {
 
 void SweptRound::flush_caches(SideState& state) const {
     if (!swept_) runtime_.flush_cache();
-    evict_tensors(runtime_, state);
+    evict_before_call(runtime_, state);
 }
 
 }  // namespace forge::bench

@@ -16,7 +16,7 @@ public:
     explicit SweptRound(Runtime& runtime, double* sweep_s = nullptr);
 
     // The caches before a call of the side: the runtime's flush (unless this
-    // round swept them), then evict_tensors.
+    // round swept them), then evict_before_call.
     void flush_caches(SideState& state) const;
 
 private:

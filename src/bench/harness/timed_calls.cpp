@@ -124,7 +124,7 @@ void warm_up(RunState run, const WorkloadTensors& tensors, SideStates& states, F
         for (SideState& state : states) {
             state.use_layout(calls % layouts);
             load(run.runtime, tensors, state, RoundSchedule::warm_up_variant);
-            evict_tensors(run.runtime, state);
+            evict_before_call(run.runtime, state);
             call_side(run.bench, state, findings);
             run.runtime.synchronize();
             check_guards(run.runtime, state, findings);

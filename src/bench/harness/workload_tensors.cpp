@@ -171,7 +171,7 @@ double draw_fresh_inputs(RunState run, WorkloadTensors& tensors, Findings& findi
 
 void load(Runtime& runtime, const WorkloadTensors& tensors, SideState& state, int slot) {
     const Tensors& pool = tensors.pools[static_cast<std::size_t>(slot)];
-    for (Tensor& input : state.inputs()) runtime.copy(pool.at(input.name()), input);
+    for (Tensor& input : state.inputs()) runtime.copy_uncached(pool.at(input.name()), input);
     for (Tensor& output : state.outputs()) {
         if (const Tensor* start = tensors.output_starts.find(output.name())) runtime.copy(*start, output);
     }

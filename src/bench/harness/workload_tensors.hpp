@@ -54,8 +54,9 @@ void add_layouts(RunState run, const WorkloadTensors& tensors, SideStates& state
 // seed of the kernel's random source, and the prep step on them; the seconds it took.
 double draw_fresh_inputs(RunState run, WorkloadTensors& tensors, Findings& findings);
 
-// A call's inputs from pool slot `slot`, and its accumulating outputs at their
-// start: outside the window.
+// A call's inputs from pool slot `slot`, left out of the caches
+// (Runtime::copy_uncached), and its accumulating outputs at their start:
+// outside the window.
 void load(Runtime& runtime, const WorkloadTensors& tensors, SideState& state, int slot);
 
 // `tensor` on the host: itself there, else a copy into `scratch`.

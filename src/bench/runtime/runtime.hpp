@@ -141,6 +141,13 @@ public:
     // side's call right after its own read faster (docs/lab/README.md). CUDA:
     // nothing, the L2 flush is a memset of twice its size.
     virtual void evict(const Tensor& tensor) { static_cast<void>(tensor); }
+    // copy(), then `to` out of the caches as evict() leaves it: a call's inputs,
+    // loaded before each of its calls. HOST overrides it with a copy that never
+    // brings `to` in (host/uncached_copy.hpp).
+    virtual void copy_uncached(const Tensor& from, Tensor& to) {
+        copy(from, to);
+        evict(to);
+    }
     // Whether evict() takes a tensor out of every cache level. Then a round's
     // two calls share one flush (SweptRound, harness/swept_round.hpp): the call between
     // the flush and a side's own touched none of that side's lines but those of

@@ -26,6 +26,7 @@
 #include "runtime/host/steal_time.hpp"
 #include "runtime/host/sysfs.hpp"
 #include "runtime/host/timing_thread.hpp"
+#include "runtime/host/uncached_copy.hpp"
 #include "runtime/host/vector_extensions.hpp"
 #include "runtime/kernel_calls.hpp"
 #include "runtime/preemption.hpp"
@@ -105,9 +106,9 @@ public:
                 {"sweep_reach", sweep_reach_json()},
                 {"flush_bytes", flusher_.bytes()},
                 {"flush_threads", flusher_.threads()},
-                {"flush", evicts_lines ? "read-modify-write of every cache line once per round, then each side's own "
-                                         "tensors' lines and the process's private writable memory outside the "
-                                         "harness's own flushed before its call"
+                {"flush", evicts_lines ? "read-modify-write of every cache line once per round, then before each "
+                                         "call the side's inputs loaded past the caches, and its outputs' lines and "
+                                         "the process's private writable memory outside the harness's own flushed"
                                        : "read-modify-write of every cache line before each call"},
                 {"side_memory_bytes", side_memory_bytes_},
                 {"memory_bandwidth",
@@ -254,6 +255,9 @@ public:
     void flush_cache() override { flusher_.flush(); }
 
     void evict(const Tensor& tensor) override { evict_lines(tensor.raw(), tensor.bytes()); }
+    void copy_uncached(const Tensor& from, Tensor& to) override {
+        bench::copy_uncached(to.raw(), from.raw(), std::min(from.bytes(), to.bytes()));
+    }
     [[nodiscard]] bool evicts_tensors() const override { return evicts_lines; }
 
     void evict_side_memory() override { side_memory_bytes_ = std::max(side_memory_bytes_, bench::evict_side_memory()); }
