@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -34,6 +35,7 @@
 #include "harness/workload_run.hpp"
 #include "results/record.hpp"
 #include "rules/page_faults.hpp"
+#include "rules/round_schedule.hpp"
 #include "runtime/runtime.hpp"
 
 namespace fb = forge::bench;
@@ -1330,6 +1332,39 @@ BOOST_AUTO_TEST_CASE(a_round_flushes_once_and_each_call_evicts_its_own_tensors_a
     BOOST_TEST(cold_calls >= 2 * rounds);
     BOOST_TEST(flushes >= rounds);
     BOOST_TEST(flushes <= cold_calls - rounds);
+}
+
+// The warm-up's time is the run's first workload's: a later one follows the
+// earlier workloads' calls with no pause, and its warm-up is one call a side on
+// every layout. Counted as the reference's calls before the first round's
+// flush, which follow its two correctness calls (one per input variant).
+BOOST_AUTO_TEST_CASE(only_the_runs_first_workload_warms_up_for_the_warm_up_time) {
+    std::vector<std::string> events;
+    fb::Bench bench = add_bench();
+    bench.reference([&events](fb::Io& io) {
+        events.emplace_back("reference call");
+        add(io);
+    });
+    const fb::RunOptions options = quick_options();
+    CacheLog runtime(fb::make_host_runtime(options.host_flush_bytes), events);
+    fb::RunRecord record;
+    record.stopping = fb::StoppingParameters::quick();
+    record.stopping.warmup_s = 0.2;
+    const auto calls_before_the_rounds = [&events] {
+        return std::count(events.begin(), std::find(events.begin(), events.end(), "flush"), "reference call");
+    };
+    const fb::BenchDefinition definition(bench);
+    record.workloads.push_back(fb::measure_workload(bench, add_contract(), runtime, options, definition.workloads()[0],
+                                                    record, record.stopping));
+    const auto first_calls = calls_before_the_rounds();
+    events.clear();
+    const fb::WorkloadRecord second = fb::measure_workload(bench, add_contract(), runtime, options,
+                                                           definition.workloads()[1], record, record.stopping);
+    const auto initial_layouts = static_cast<std::ptrdiff_t>(fb::LayoutGrowth::initial);
+    BOOST_TEST(record.workloads[0].wall.warm_up_s >= record.stopping.warmup_s);
+    BOOST_TEST(first_calls > 2 + initial_layouts);
+    BOOST_TEST(calls_before_the_rounds() == 2 + initial_layouts);
+    BOOST_TEST(second.wall.warm_up_s < record.workloads[0].wall.warm_up_s);
 }
 
 namespace {

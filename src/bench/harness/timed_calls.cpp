@@ -106,16 +106,15 @@ Sample timed_sample(RunState run, WorkloadTensors& tensors, const SweptRound& sw
     return sample;
 }
 
-// Untimed calls of both sides in turn, for at least the warm-up time: page
-// faults, lazy initialisation and frequency ramps land here, on both sides
-// alike, not in the first rounds. On the variant the first round on each
-// layout does not use (RoundSchedule). Their tensors come from memory as the
-// rounds' do, but no cache is swept: none of that depends on it, and a sweep
-// before each of these calls was most of a workload's wall time where the
-// last-level cache is large.
-void warm_up(RunState run, const WorkloadTensors& tensors, SideStates& states, Findings& findings,
-             const StoppingParameters& stopping) {
-    const std::int64_t deadline = now_ns() + static_cast<std::int64_t>(stopping.warmup_s * 1e9);
+// Untimed calls of both sides in turn, for at least `warmup_s`: page faults,
+// lazy initialisation and frequency ramps land here, on both sides alike, not
+// in the first rounds. On the variant the first round on each layout does not
+// use (RoundSchedule). Their tensors come from memory as the rounds' do, but
+// no cache is swept: none of that depends on it, and a sweep before each of
+// these calls was most of a workload's wall time where the last-level cache
+// is large.
+void warm_up(RunState run, const WorkloadTensors& tensors, SideStates& states, Findings& findings, double warmup_s) {
+    const std::int64_t deadline = now_ns() + static_cast<std::int64_t>(warmup_s * 1e9);
     const std::size_t layouts = states[Side::reference].layouts.size();
     if (layouts == 0) return;  // no tensors made: no call to warm
     // At least one call per side on every layout, so no layout meets its first
@@ -220,8 +219,11 @@ void measure_rounds(RunState run, WorkloadTensors& tensors, SideStates& states, 
     ClockWatch clock_watch;
     const MemoryCalibration memory_calibration;
     {
+        // The time only before the run's first rounds: a later workload's (or a
+        // retake's) follow the earlier workloads' calls with no pause, past the
+        // frequency ramp; one call per side on every layout is its warm-up.
         const Stopwatch warming_up(result.wall.warm_up_s);
-        warm_up(run, tensors, states, findings, stopping);
+        warm_up(run, tensors, states, findings, run.earlier.empty() ? stopping.warmup_s : 0.0);
     }
     // A retake continues the first measurement: its rounds count with these,
     // whose layouts (other copies of the tensors) are numbered on from its.

@@ -34,7 +34,7 @@ struct StoppingParameters {
     // Measure again, at the end of the run, a workload with too few quiet rounds
     // judged against the whole run's readings (a busy stretch over its start).
     bool retake_busy_workloads = true;
-    double warmup_s = 0.2;           // interleaved untimed calls before the first round
+    double warmup_s = 0.2;  // interleaved untimed calls before the run's first round
     // Rounds on inputs drawn for them alone (fresh_inputs.hpp), at least: the
     // rounds go on past the criterion until there are as many.
     std::size_t min_fresh_rounds = 8;
