@@ -206,6 +206,26 @@ BOOST_AUTO_TEST_CASE(host_blocks_are_zeroed_aligned_and_mapped_ones_start_past_a
     }
 }
 
+BOOST_AUTO_TEST_CASE(a_mapping_given_back_serves_the_next_block_that_fits_it_zeroed) {
+    constexpr std::size_t bytes = std::size_t{3} << 20;
+    std::byte* given_back = fb::allocate_host_block(bytes);
+    std::memset(given_back, 0xFF, bytes);
+    const std::size_t mapped = fb::harness_mappings().size();
+    fb::release_host_block(given_back);
+    BOOST_TEST(fb::harness_mappings().size() == mapped);  // kept, not unmapped
+
+    std::byte* next = fb::allocate_host_block(bytes - 4096);
+    BOOST_TEST(fb::harness_mappings().size() == mapped);  // no new mapping
+    BOOST_TEST(std::all_of(next, next + bytes - 4096, [](std::byte b) { return b == std::byte{0}; }));
+    fb::release_host_block(next);
+
+    // A block larger than all that may be kept is unmapped at once.
+    std::byte* large = fb::allocate_host_block(fb::most_kept_bytes + 1);
+    const std::size_t with_large = fb::harness_mappings().size();
+    fb::release_host_block(large);
+    BOOST_TEST(fb::harness_mappings().size() == with_large - 1);
+}
+
 namespace {
 
 // Element `index` of `tensor` (-1: the last of the leading guard), read as its dtype.

@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <new>
+#include <optional>
 
 namespace forge::bench {
 
@@ -62,6 +64,58 @@ Mappings& mappings() {
     return *held;
 }
 
+// Mappings given back, kept for the next block that fits one (release_host_block).
+// A kept mapping stays among mappings(): it is still the harness's.
+class KeptMappings {
+public:
+    struct Kept {
+        void* start;
+        std::size_t length;
+        std::size_t stagger;  // where its header lies, from its start
+    };
+
+    // One whose data fits `bytes` after its header, with less than a huge page to spare.
+    std::optional<Kept> take(std::size_t bytes) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        const auto fits = [bytes](const Kept& k) {
+            const std::size_t needed = k.stagger + alignment + bytes;
+            return needed <= k.length && k.length - needed < huge_page;
+        };
+        const auto found = std::find_if(kept_.begin(), kept_.end(), fits);
+        if (found == kept_.end()) return std::nullopt;
+        const Kept kept = *found;
+        kept_.erase(found);
+        held_bytes_ -= kept.length;
+        return kept;
+    }
+
+    // Keeps `given`, and returns the mappings to unmap for it to fit (perhaps itself).
+    std::vector<Kept> keep(const Kept& given) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (given.length > most_kept_bytes) return {given};
+        std::vector<Kept> unmap;
+        unmap.reserve(kept_.size() + 1);  // what may throw, before anything is kept
+        kept_.push_back(given);
+        held_bytes_ += given.length;
+        while (held_bytes_ > most_kept_bytes) {
+            unmap.push_back(kept_.front());
+            held_bytes_ -= kept_.front().length;
+            kept_.pop_front();
+        }
+        return unmap;
+    }
+
+private:
+    std::mutex mutex_;
+    std::deque<Kept> kept_;
+    std::size_t held_bytes_ = 0;
+};
+
+KeptMappings& kept_mappings() {
+    static auto* const kept = new KeptMappings();  // never destroyed, as mappings()
+    return *kept;
+}
+
 std::byte* from_malloc(std::size_t bytes) {
     const std::size_t total = (bytes + alignment - 1) / alignment * alignment + alignment;
     void* start = std::aligned_alloc(alignment, total);
@@ -72,6 +126,12 @@ std::byte* from_malloc(std::size_t bytes) {
 }
 
 std::byte* from_kernel(std::size_t bytes) {
+    if (const std::optional<KeptMappings::Kept> kept = kept_mappings().take(bytes)) {
+        auto* const header = static_cast<std::byte*>(kept->start) + kept->stagger;
+        std::memset(header, 0, alignment + bytes);
+        *reinterpret_cast<Header*>(header) = Header{kept->start, kept->length};
+        return header + alignment;
+    }
     const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     // Each block starts on a huge page boundary: over-map by one, then trim both
     // ends. Its data starts on another page of its first huge page than the last
@@ -115,8 +175,17 @@ void release_host_block(std::byte* block) noexcept {
     const Header header = *reinterpret_cast<const Header*>(block - alignment);
     if (header.length == 0) std::free(header.start);
     else {
-        mappings().remove(header.start);
-        ::munmap(header.start, header.length);
+        const auto stagger = static_cast<std::size_t>(block - alignment - static_cast<std::byte*>(header.start));
+        const KeptMappings::Kept given{header.start, header.length, stagger};
+        const auto unmap = [](const KeptMappings::Kept& kept) {
+            mappings().remove(kept.start);
+            ::munmap(kept.start, kept.length);
+        };
+        try {
+            for (const KeptMappings::Kept& old : kept_mappings().keep(given)) unmap(old);
+        } catch (const std::bad_alloc&) {
+            unmap(given);  // no room to note it down: not kept
+        }
     }
 }
 

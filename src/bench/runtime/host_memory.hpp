@@ -25,8 +25,13 @@ namespace forge::bench {
 // At least `bytes` (never zero) of zero-filled host memory, 64-byte aligned.
 [[nodiscard]] std::byte* allocate_host_block(std::size_t bytes);
 
-// Gives back a block from allocate_host_block (nullptr: nothing).
+// Gives back a block from allocate_host_block (nullptr: nothing). A mapped one
+// is kept for a later block it fits, up to `most_kept_bytes` of them, the
+// oldest unmapped first: a fresh round's inputs are made and dropped all run
+// long, and each new mapping had its pages faulted in and zeroed again.
 void release_host_block(std::byte* block) noexcept;
+
+inline constexpr std::size_t most_kept_bytes = std::size_t{512} << 20;
 
 // [begin, end) of one mapping.
 struct AddressRange {
