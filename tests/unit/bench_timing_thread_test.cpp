@@ -8,10 +8,13 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <sstream>
 #include <string>
@@ -216,7 +219,7 @@ BOOST_AUTO_TEST_CASE(a_sweep_calls_every_part_once_and_helpers_stay_off_the_timi
     std::atomic<int> on_timing_cpu_by_helpers = 0;
     std::atomic<int> by_helpers = 0;
     const std::thread::id timing_thread = std::this_thread::get_id();
-    fb::SweepCrew crew(pin.other_cpus(3), parts, [&](std::size_t part) {
+    const std::function<void(std::size_t)> part_of_sweep = [&](std::size_t part) {
         ++calls[part];
         if (std::this_thread::get_id() != timing_thread) {
             ++by_helpers;
@@ -226,11 +229,12 @@ BOOST_AUTO_TEST_CASE(a_sweep_calls_every_part_once_and_helpers_stay_off_the_timi
         const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(300);
         while (std::chrono::steady_clock::now() < until) {
         }
-    });
+    };
+    fb::SweepCrew crew(pin.other_cpus(3));
     BOOST_TEST(crew.threads() >= 2u);
     constexpr int sweeps = 20;
     for (int sweep = 1; sweep <= sweeps; ++sweep) {
-        crew.sweep();
+        crew.run(parts, part_of_sweep);
         for (std::size_t part = 0; part < parts; ++part) BOOST_TEST_REQUIRE(calls[part].load() == sweep);
     }
     BOOST_TEST(by_helpers.load() > 0);
@@ -243,8 +247,8 @@ BOOST_AUTO_TEST_CASE(a_sweep_calls_every_part_once_and_helpers_stay_off_the_timi
 // spin (LLVM's runtime keeps its idle threads busy for 200 ms).
 BOOST_AUTO_TEST_CASE(the_helpers_take_no_cpu_time_between_sweeps, *boost::unit_test::precondition(two_or_more_cpus)) {
     const fb::TimingThreadPin pin;
-    fb::SweepCrew crew(pin.other_cpus(3), 4, [](std::size_t) {});
-    crew.sweep();
+    fb::SweepCrew crew(pin.other_cpus(3));
+    crew.run(4, [](std::size_t) {});
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
     const HelperTicks before = helper_ticks();
     BOOST_TEST(before.helpers + 1 == crew.threads());
@@ -256,9 +260,56 @@ BOOST_AUTO_TEST_CASE(the_helpers_take_no_cpu_time_between_sweeps, *boost::unit_t
 
 BOOST_AUTO_TEST_CASE(a_crew_without_helpers_sweeps_on_the_calling_thread) {
     std::vector<int> calls(3, 0);
-    fb::SweepCrew crew({}, calls.size(), [&](std::size_t part) { ++calls[part]; });
+    const std::function<void(std::size_t)> part = [&](std::size_t i) { ++calls[i]; };
+    fb::SweepCrew crew({});
     BOOST_TEST(crew.threads() == 1u);
-    crew.sweep();
-    crew.sweep();
+    crew.run(calls.size(), part);
+    crew.run(calls.size(), part);
     BOOST_TEST(calls == std::vector<int>(3, 2), boost::test_tools::per_element());
+}
+
+// Jobs of different part counts back to back: a helper late from a job of
+// many parts takes none of a job of few, and every part of each runs once.
+BOOST_AUTO_TEST_CASE(each_job_runs_each_of_its_own_parts_once, *boost::unit_test::precondition(two_or_more_cpus)) {
+    const fb::TimingThreadPin pin;
+    fb::SweepCrew crew(pin.other_cpus(3));
+    for (int job = 0; job < 400; ++job) {
+        const std::size_t parts = job % 2 == 0 ? 16 : 1 + static_cast<std::size_t>(job % 3);
+        std::vector<std::atomic<int>> calls(parts);
+        std::atomic<int> outside = 0;
+        crew.run(parts, [&](std::size_t i) {
+            if (i >= parts) {
+                ++outside;
+                return;
+            }
+            ++calls[i];
+        });
+        BOOST_TEST_REQUIRE(outside.load() == 0);
+        for (std::size_t i = 0; i < parts; ++i) BOOST_TEST_REQUIRE(calls[i].load() == 1);
+    }
+}
+
+// A range shared out by lines: every byte in exactly one part, each part
+// starting on a cache line, whatever the range's own alignment.
+BOOST_AUTO_TEST_CASE(shared_lines_cover_a_range_once_at_line_boundaries,
+                     *boost::unit_test::precondition(two_or_more_cpus)) {
+    const fb::TimingThreadPin pin;
+    fb::SweepCrew crew(pin.other_cpus(3));
+    std::vector<std::byte> memory((std::size_t{5} << 20) + 256);
+    for (const std::size_t offset : {std::size_t{0}, std::size_t{1}, std::size_t{63}, std::size_t{100}}) {
+        for (const std::size_t bytes : {std::size_t{1000}, (std::size_t{1} << 20) + 7, std::size_t{5} << 20}) {
+            const std::byte* data = memory.data() + offset;
+            std::vector<std::atomic<int>> covered(bytes);
+            std::atomic<int> ranges = 0;
+            std::atomic<int> off_line = 0;
+            fb::share_lines(crew, data, bytes, [&](std::size_t begin, std::size_t end) {
+                ++ranges;
+                if (begin > 0 && reinterpret_cast<std::uintptr_t>(data + begin) % 64 != 0) ++off_line;
+                for (std::size_t i = begin; i < end; ++i) ++covered[i];
+            });
+            BOOST_TEST(off_line.load() == 0);
+            BOOST_TEST(ranges.load() == (bytes < (std::size_t{1} << 20) ? 1 : static_cast<int>(bytes >> 19)));
+            BOOST_TEST(std::all_of(covered.begin(), covered.end(), [](const std::atomic<int>& c) { return c == 1; }));
+        }
+    }
 }

@@ -148,6 +148,15 @@ public:
         copy(from, to);
         evict(to);
     }
+    // range(begin, end) over [data, data + bytes) of host memory, cut at cache
+    // lines, for work between calls that memory bounds (a timed output checked
+    // against its untimed call's). HOST shares the ranges with the threads of
+    // its flush (host/sweep_crew.hpp); elsewhere one range on this thread.
+    virtual void share_lines(const std::byte* data, std::size_t bytes,
+                             const std::function<void(std::size_t, std::size_t)>& range) {
+        static_cast<void>(data);
+        range(0, bytes);
+    }
     // Whether evict() takes a tensor out of every cache level. Then a round's
     // two calls share one flush (SweptRound, harness/swept_round.hpp): the call between
     // the flush and a side's own touched none of that side's lines but those of

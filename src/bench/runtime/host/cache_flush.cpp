@@ -128,12 +128,12 @@ void evict_lines(const std::byte* data, std::size_t bytes) noexcept {
 // flush then evicts the caches without also evicting every TLB entry, whose
 // misses would land in the next timed call.
 CacheFlusher::CacheFlusher(std::size_t bytes, const std::vector<int>& helper_cpus)
-    : bytes_(bytes), buffer_(allocate_host_block(bytes)),
-      crew_(helper_cpus, parts_of(bytes), [this](std::size_t part) { sweep_part(part); }) {}
+    : bytes_(bytes), buffer_(allocate_host_block(bytes)), sweep_([this](std::size_t part) { sweep_part(part); }),
+      crew_(helper_cpus) {}
 
 void CacheFlusher::Release::operator()(std::byte* p) const noexcept { release_host_block(p); }
 
-void CacheFlusher::flush() noexcept { crew_.sweep(); }
+void CacheFlusher::flush() noexcept { crew_.run(parts_of(bytes_), sweep_); }
 
 void CacheFlusher::sweep_part(std::size_t part) noexcept {
     // A read-modify-write of every cache line. Not memset: glibc writes a buffer

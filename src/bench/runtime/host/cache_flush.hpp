@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +41,8 @@ public:
     [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
     // The threads a flush runs on, the caller's included.
     [[nodiscard]] std::size_t threads() const noexcept { return crew_.threads(); }
+    // The threads that share the flush, for the other work between calls.
+    [[nodiscard]] SweepCrew& crew() noexcept { return crew_; }
 
 private:
     struct Release {
@@ -49,6 +52,7 @@ private:
 
     std::size_t bytes_;
     std::unique_ptr<std::byte, Release> buffer_;
+    std::function<void(std::size_t)> sweep_;
     SweepCrew crew_;  // last: its helpers sweep buffer_
 };
 

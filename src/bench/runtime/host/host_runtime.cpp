@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -24,6 +25,7 @@
 #include "runtime/host/other_processes.hpp"
 #include "runtime/host/side_memory.hpp"
 #include "runtime/host/steal_time.hpp"
+#include "runtime/host/sweep_crew.hpp"
 #include "runtime/host/sysfs.hpp"
 #include "runtime/host/timing_thread.hpp"
 #include "runtime/host/uncached_copy.hpp"
@@ -254,9 +256,18 @@ public:
 
     void flush_cache() override { flusher_.flush(); }
 
-    void evict(const Tensor& tensor) override { evict_lines(tensor.raw(), tensor.bytes()); }
+    void evict(const Tensor& tensor) override {
+        share_lines(tensor.raw(), tensor.bytes(),
+                    [&](std::size_t begin, std::size_t end) { evict_lines(tensor.raw() + begin, end - begin); });
+    }
     void copy_uncached(const Tensor& from, Tensor& to) override {
-        bench::copy_uncached(to.raw(), from.raw(), std::min(from.bytes(), to.bytes()));
+        share_lines(to.raw(), std::min(from.bytes(), to.bytes()), [&](std::size_t begin, std::size_t end) {
+            bench::copy_uncached(to.raw() + begin, from.raw() + begin, end - begin);
+        });
+    }
+    void share_lines(const std::byte* data, std::size_t bytes,
+                     const std::function<void(std::size_t, std::size_t)>& range) override {
+        bench::share_lines(flusher_.crew(), data, bytes, range);
     }
     [[nodiscard]] bool evicts_tensors() const override { return evicts_lines; }
 
