@@ -19,9 +19,6 @@ namespace forge::bench {
 namespace {
 
 constexpr std::size_t fallback_bytes = std::size_t{32} << 20;
-// The line of every x86-64 CPU and of most AArch64 ones; evicting in steps
-// smaller than a CPU's line only flushes a line twice.
-constexpr std::size_t line_bytes = 64;
 // A sweep's parts: 16 MiB, at most 64, each a few ms of one core's sweep, so a
 // helper a neighbour preempts holds up the others for one part at most.
 constexpr std::size_t part_bytes = std::size_t{16} << 20;

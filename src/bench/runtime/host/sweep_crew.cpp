@@ -12,7 +12,6 @@ namespace {
 constexpr std::uint64_t index_bits = 32;
 constexpr std::uint64_t index_mask = (std::uint64_t{1} << index_bits) - 1;
 
-constexpr std::size_t line_bytes = 64;
 constexpr std::size_t shared_from = std::size_t{1} << 20;
 // A shared range's parts: 512 KiB or more, at most 16.
 constexpr std::size_t shared_part_bytes = std::size_t{512} << 10;

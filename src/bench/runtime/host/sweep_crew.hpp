@@ -21,6 +21,10 @@
 
 namespace forge::bench {
 
+// The cache line of every x86-64 CPU and of most AArch64 ones: the step of an
+// eviction (smaller steps only flush a line twice) and where shared ranges are cut.
+inline constexpr std::size_t line_bytes = 64;
+
 class SweepCrew {
 public:
     // The calling thread and one helper pinned to each CPU of `helper_cpus`.
