@@ -228,6 +228,60 @@ BOOST_AUTO_TEST_CASE(a_mapping_given_back_serves_the_next_block_that_fits_it_zer
 
 namespace {
 
+// Whether `bytes` from `at` lie inside one of the harness's mappings.
+bool held_by_harness(const std::byte* at, std::size_t bytes) {
+    const auto begin = reinterpret_cast<std::uintptr_t>(at);
+    const std::vector<fb::AddressRange> held = fb::harness_mappings();
+    return std::any_of(held.begin(), held.end(),
+                       [&](const fb::AddressRange& r) { return r.begin <= begin && begin + bytes <= r.end; });
+}
+
+}  // namespace
+
+// A buffer given back (a sweep's, a calibration's) serves the smaller tensors
+// that follow it: the pages it already holds, not new ones faulted in.
+BOOST_AUTO_TEST_CASE(a_larger_mapping_given_back_is_cut_to_serve_smaller_blocks_zeroed) {
+    constexpr std::size_t large = std::size_t{16} << 20;
+    constexpr std::size_t piece = large / 4;
+    std::byte* given_back = fb::allocate_host_block(large);
+    std::memset(given_back, 0xFF, large);
+    fb::release_host_block(given_back);
+    const std::vector<fb::AddressRange> before = fb::harness_mappings();
+    std::vector<std::byte*> pieces;
+    for (int i = 0; i < 3; ++i) {
+        std::byte* block = fb::allocate_host_block(piece);
+        const auto begin = reinterpret_cast<std::uintptr_t>(block);
+        BOOST_TEST(std::any_of(before.begin(), before.end(), [&](const fb::AddressRange& r) {
+            return r.begin <= begin && begin + piece <= r.end;
+        }));  // inside what was mapped already
+        BOOST_TEST(std::all_of(block, block + piece, [](std::byte b) { return b == std::byte{0}; }));
+        std::memset(block, 0xFF, piece);
+        pieces.push_back(block);
+    }
+    std::sort(pieces.begin(), pieces.end());
+    for (std::size_t i = 1; i < pieces.size(); ++i) BOOST_TEST(pieces[i - 1] + piece <= pieces[i]);  // none overlap
+    for (std::byte* block : pieces) fb::release_host_block(block);
+}
+
+// A block none of the kept mappings fits takes their place: they are unmapped
+// first, so its pages can be theirs rather than pages the machine backs anew.
+BOOST_AUTO_TEST_CASE(kept_mappings_are_unmapped_before_a_block_none_of_them_fits_is_mapped) {
+    constexpr std::size_t small = std::size_t{3} << 20;
+    std::byte* kept = fb::allocate_host_block(small);
+    fb::release_host_block(kept);
+    BOOST_TEST(held_by_harness(kept, small));
+    std::byte* large = fb::allocate_host_block(fb::most_kept_bytes + 1);  // more than all kept together
+    const auto large_begin = reinterpret_cast<std::uintptr_t>(large);
+    const auto kept_begin = reinterpret_cast<std::uintptr_t>(kept);
+    // What holds the kept block's addresses now, if anything, is the new block's mapping.
+    for (const fb::AddressRange& r : fb::harness_mappings()) {
+        if (r.begin <= kept_begin && kept_begin < r.end) BOOST_TEST((r.begin <= large_begin && large_begin < r.end));
+    }
+    fb::release_host_block(large);
+}
+
+namespace {
+
 // Element `index` of `tensor` (-1: the last of the leading guard), read as its dtype.
 double element_at(const fb::Tensor& tensor, std::ptrdiff_t index) {
     const std::byte* at = tensor.raw() + index * static_cast<std::ptrdiff_t>(fb::size_of(tensor.dtype()));

@@ -39,6 +39,14 @@ public:
         const std::lock_guard<std::mutex> lock(mutex_);
         ends_[reinterpret_cast<std::uintptr_t>(start)] = reinterpret_cast<std::uintptr_t>(start) + length;
     }
+    // Two mappings from one: [start, start + length) and the rest of it.
+    void split(void* start, std::size_t length) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        const auto begin = reinterpret_cast<std::uintptr_t>(start);
+        const std::uintptr_t end = ends_.at(begin);
+        ends_[begin] = begin + length;
+        ends_[begin + length] = end;
+    }
     void remove(void* start) {
         const std::lock_guard<std::mutex> lock(mutex_);
         ends_.erase(reinterpret_cast<std::uintptr_t>(start));
@@ -64,6 +72,16 @@ Mappings& mappings() {
     return *held;
 }
 
+std::size_t whole_huge_pages(std::size_t bytes) { return (bytes + huge_page - 1) / huge_page * huge_page; }
+
+// Where the next mapping's block starts in its first huge page (from_kernel):
+// a page further on each time.
+std::size_t next_stagger() {
+    static std::atomic<std::size_t> huge_blocks{0};
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    return huge_blocks++ * page % huge_page;
+}
+
 // Mappings given back, kept for the next block that fits one (release_host_block).
 // A kept mapping stays among mappings(): it is still the harness's.
 class KeptMappings {
@@ -74,19 +92,44 @@ public:
         std::size_t stagger;  // where its header lies, from its start
     };
 
-    // One whose data fits `bytes` after its header, with less than a huge page to spare.
+    // The smallest whose data fits `bytes` after its header. One with a huge
+    // page or more to spare is cut there: the rest stays kept, in its place in
+    // the line, so a sweep's or a calibration's buffer given back serves the
+    // tensors that follow it instead of new pages faulted in (on a VM whose host
+    // backs a huge page anew, 0.5-2.8 s a GiB against 0.16 s for pages the
+    // process held before: docs/lab/README.md, "Pages the host backs anew").
     std::optional<Kept> take(std::size_t bytes) {
         const std::lock_guard<std::mutex> lock(mutex_);
-        const auto fits = [bytes](const Kept& k) {
-            const std::size_t needed = k.stagger + alignment + bytes;
-            return needed <= k.length && k.length - needed < huge_page;
-        };
-        const auto found = std::find_if(kept_.begin(), kept_.end(), fits);
-        if (found == kept_.end()) return std::nullopt;
-        const Kept kept = *found;
-        kept_.erase(found);
-        held_bytes_ -= kept.length;
-        return kept;
+        auto best = kept_.end();
+        for (auto k = kept_.begin(); k != kept_.end(); ++k) {
+            if (k->stagger + alignment + bytes <= k->length && (best == kept_.end() || k->length < best->length)) {
+                best = k;
+            }
+        }
+        if (best == kept_.end()) return std::nullopt;
+        Kept taken = *best;
+        const std::size_t used = whole_huge_pages(taken.stagger + alignment + bytes);
+        if (used < taken.length) {
+            mappings().split(taken.start, used);  // first: what may throw, before anything is cut
+            *best = Kept{static_cast<std::byte*>(taken.start) + used, taken.length - used, next_stagger()};
+            taken.length = used;
+        } else {
+            kept_.erase(best);
+        }
+        held_bytes_ -= taken.length;
+        return taken;
+    }
+
+    // The oldest kept mappings, `bytes` of them or all there are, no longer kept.
+    std::vector<Kept> shed(std::size_t bytes) {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        std::vector<Kept> out;
+        for (std::size_t shed_bytes = 0; shed_bytes < bytes && !kept_.empty(); kept_.pop_front()) {
+            out.push_back(kept_.front());
+            shed_bytes += kept_.front().length;
+            held_bytes_ -= kept_.front().length;
+        }
+        return out;
     }
 
     // Keeps `given`, and returns the mappings to unmap for it to fit (perhaps itself).
@@ -116,6 +159,11 @@ KeptMappings& kept_mappings() {
     return *kept;
 }
 
+void unmap(const KeptMappings::Kept& kept) noexcept {
+    mappings().remove(kept.start);
+    ::munmap(kept.start, kept.length);
+}
+
 std::byte* from_malloc(std::size_t bytes) {
     const std::size_t total = (bytes + alignment - 1) / alignment * alignment + alignment;
     void* start = std::aligned_alloc(alignment, total);
@@ -132,7 +180,6 @@ std::byte* from_kernel(std::size_t bytes) {
         *reinterpret_cast<Header*>(header) = Header{kept->start, kept->length};
         return header + alignment;
     }
-    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     // Each block starts on a huge page boundary: over-map by one, then trim both
     // ends. Its data starts on another page of its first huge page than the last
     // block's: with every block at the same offset in its huge page, a call's
@@ -143,9 +190,11 @@ std::byte* from_kernel(std::size_t bytes) {
     // in its page (0-4 KiB on, a cache line more per block) moved a call that
     // walks rows of 4 KiB by a fifth to a half, a different bias on every copy
     // of the tensors (docs/lab/README.md, "Where a tensor starts in its page").
-    static std::atomic<std::size_t> huge_blocks{0};
-    const std::size_t stagger = huge_blocks++ * page % huge_page;
-    const std::size_t length = (bytes + stagger + alignment + huge_page - 1) / huge_page * huge_page;
+    const std::size_t stagger = next_stagger();
+    const std::size_t length = whole_huge_pages(bytes + stagger + alignment);
+    // No kept mapping fits: as much of them unmapped first, so the new one's
+    // pages are those, which the host still backs, not pages it must back anew.
+    for (const KeptMappings::Kept& old : kept_mappings().shed(length)) unmap(old);
     void* mapped = ::mmap(nullptr, length + huge_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mapped == MAP_FAILED) throw std::bad_alloc();
     const auto address = reinterpret_cast<std::uintptr_t>(mapped);
@@ -177,10 +226,6 @@ void release_host_block(std::byte* block) noexcept {
     else {
         const auto stagger = static_cast<std::size_t>(block - alignment - static_cast<std::byte*>(header.start));
         const KeptMappings::Kept given{header.start, header.length, stagger};
-        const auto unmap = [](const KeptMappings::Kept& kept) {
-            mappings().remove(kept.start);
-            ::munmap(kept.start, kept.length);
-        };
         try {
             for (const KeptMappings::Kept& old : kept_mappings().keep(given)) unmap(old);
         } catch (const std::bad_alloc&) {

@@ -28,7 +28,10 @@ namespace forge::bench {
 // Gives back a block from allocate_host_block (nullptr: nothing). A mapped one
 // is kept for a later block it fits, up to `most_kept_bytes` of them, the
 // oldest unmapped first: a fresh round's inputs are made and dropped all run
-// long, and each new mapping had its pages faulted in and zeroed again.
+// long, and each new mapping had its pages faulted in and zeroed again. A
+// later block smaller than a kept mapping is cut from it; one that none fits
+// is mapped after the oldest kept ones, as many bytes as it needs, are
+// unmapped, so its pages can be theirs.
 void release_host_block(std::byte* block) noexcept;
 
 inline constexpr std::size_t most_kept_bytes = std::size_t{512} << 20;
