@@ -1,6 +1,9 @@
 #define BOOST_TEST_MODULE bench_tensor
 #include <boost/test/unit_test.hpp>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -278,6 +281,21 @@ BOOST_AUTO_TEST_CASE(kept_mappings_are_unmapped_before_a_block_none_of_them_fits
         if (r.begin <= kept_begin && kept_begin < r.end) BOOST_TEST((r.begin <= large_begin && large_begin < r.end));
     }
     fb::release_host_block(large);
+}
+
+// A new mapping's pages are all faulted in when it is made (on several
+// threads, each a part), not by the first call that reaches them.
+BOOST_AUTO_TEST_CASE(a_new_mapping_is_resident_from_end_to_end) {
+    constexpr std::size_t bytes = fb::most_kept_bytes + 12345;  // more than any kept mapping holds
+    std::byte* block = fb::allocate_host_block(bytes);
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const auto first = reinterpret_cast<std::uintptr_t>(block) / page * page;
+    const std::size_t length = reinterpret_cast<std::uintptr_t>(block) + bytes - first;
+    std::vector<unsigned char> resident((length + page - 1) / page);
+    BOOST_TEST_REQUIRE(::mincore(reinterpret_cast<void*>(first), length, resident.data()) == 0);
+    const auto missing = std::count_if(resident.begin(), resident.end(), [](unsigned char r) { return (r & 1U) == 0; });
+    BOOST_TEST(missing == 0, missing << " of " << resident.size() << " pages not resident");
+    fb::release_host_block(block);
 }
 
 namespace {

@@ -13,6 +13,9 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <system_error>
+#include <thread>
+#include <vector>
 
 namespace forge::bench {
 
@@ -159,6 +162,32 @@ KeptMappings& kept_mappings() {
     return *kept;
 }
 
+// Every page of a new mapping faulted in now, outside any window, a part on
+// each of a few threads: on a VM the host backs a new huge page 4 KiB at a
+// time, and the faults on several CPUs overlap (docs/lab/README.md, "Pages
+// the host backs anew").
+void fault_in(std::byte* start, std::size_t length) {
+    constexpr std::size_t most_threads = 4;
+    constexpr std::size_t least_part = std::size_t{8} << 20;
+    const std::size_t parts = std::clamp<std::size_t>(
+        std::min<std::size_t>(std::thread::hardware_concurrency(), length / least_part), 1, most_threads);
+    const auto part = [&](std::size_t p) {
+        const std::size_t begin = whole_huge_pages(length * p / parts);
+        const std::size_t end = std::min(length, whole_huge_pages(length * (p + 1) / parts));
+        if (begin < end) std::memset(start + begin, 0, end - begin);
+    };
+    std::vector<std::thread> helpers;
+    for (std::size_t p = 1; p < parts; ++p) {
+        try {
+            helpers.emplace_back(part, p);
+        } catch (const std::system_error&) {
+            part(p);  // no thread to be had: this one faults that part too
+        }
+    }
+    part(0);
+    for (std::thread& helper : helpers) helper.join();
+}
+
 void unmap(const KeptMappings::Kept& kept) noexcept {
     mappings().remove(kept.start);
     ::munmap(kept.start, kept.length);
@@ -206,7 +235,7 @@ std::byte* from_kernel(std::size_t bytes) {
     auto* start = reinterpret_cast<std::byte*>(aligned);
     // Advice: refused where transparent huge pages are off, and then 4 KiB pages.
     ::madvise(start, length, MADV_HUGEPAGE);
-    std::memset(start, 0, length);  // every page faulted in now, outside any window
+    fault_in(start, length);
     mappings().add(start, length);
     *reinterpret_cast<Header*>(start + stagger) = Header{start, length};
     return start + stagger + alignment;
