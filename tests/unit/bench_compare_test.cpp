@@ -3,10 +3,16 @@
 #define BOOST_TEST_MODULE bench_compare
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <limits>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "forge/bench/bench.hpp"
 #include "forge/bench/tensor.hpp"
@@ -126,6 +132,49 @@ BOOST_AUTO_TEST_CASE(an_elementwise_failure_names_its_tolerance_and_first_elemen
     BOOST_TEST(result.failure("reference").find("1 element(s) outside atol 0.1 + rtol 0 * |reference|") !=
                std::string::npos);
     BOOST_TEST(result.failure("reference").find("first at element 1") != std::string::npos);
+}
+
+// A large comparison's parts on several threads, in any order, give the
+// figures one thread gives, to the bit, and the first failures by position.
+BOOST_AUTO_TEST_CASE(a_comparison_in_parts_on_threads_reads_as_one_on_this_thread) {
+    constexpr std::int64_t n = (std::int64_t{1} << 21) + 7;  // 16 parts, uneven
+    fb::Tensor expected("y", {n}, fb::DType::fp32);
+    fb::Tensor actual("y", {n}, fb::DType::fp32);
+    for (std::int64_t i = 0; i < n; ++i) {
+        expected.span<float>()[i] = static_cast<float>(std::sin(0.001 * static_cast<double>(i)));
+        actual.span<float>()[i] = expected.span<float>()[i] * (1.0F + 1e-6F * static_cast<float>(i % 13));
+    }
+    // Failures late in one part and early in the next: the first is the earliest.
+    actual.span<float>()[n / 2 + 5] = 3.0F;
+    actual.span<float>()[n / 2 - 5] = 2.0F;
+    actual.span<float>()[n - 1] = std::numeric_limits<float>::quiet_NaN();
+    actual.span<float>()[n / 3] = std::numeric_limits<float>::infinity();
+    const fb::RunParts backwards_on_threads = [](std::size_t parts, const std::function<void(std::size_t)>& part) {
+        std::vector<std::thread> threads;
+        for (std::size_t i = parts; i-- > 0;) threads.emplace_back(part, i);
+        for (std::thread& thread : threads) thread.join();
+    };
+    for (const fb::Comparison& comparison :
+         {fb::Comparison{fb::Tolerance{.atol = 1e-5, .rtol = 1e-5}}, fb::Comparison{fb::RelativeL2{.max = 1e-3}}}) {
+        const fb::ComparisonResult alone = fb::compare(actual, expected, comparison);
+        const fb::ComparisonResult shared = fb::compare(actual, expected, comparison, backwards_on_threads);
+        BOOST_TEST(shared.max_abs_error == alone.max_abs_error);
+        BOOST_TEST(shared.max_rel_error == alone.max_rel_error);
+        BOOST_TEST(shared.relative_l2_error == alone.relative_l2_error);
+        BOOST_TEST(shared.mismatches == alone.mismatches);
+        BOOST_TEST(shared.first_mismatch == alone.first_mismatch);
+        BOOST_TEST(shared.non_finite == 2);
+        BOOST_TEST(shared.first_non_finite == n / 3);
+        BOOST_TEST(shared.first_non_finite == alone.first_non_finite);
+        const auto error_at = [&](std::int64_t i) {
+            return std::abs(static_cast<double>(actual.span<float>()[i]) - expected.span<float>()[i]);
+        };
+        BOOST_TEST(shared.max_abs_error == std::max(error_at(n / 2 + 5), error_at(n / 2 - 5)));
+    }
+    const fb::ComparisonResult elementwise =
+        fb::compare(actual, expected, fb::Tolerance{.atol = 1e-5, .rtol = 1e-5}, backwards_on_threads);
+    BOOST_TEST(elementwise.first_mismatch == n / 3);
+    BOOST_TEST(elementwise.mismatches >= 4);
 }
 
 BOOST_AUTO_TEST_CASE(a_bench_picks_the_outputs_own_comparison_then_its_dtypes_then_the_default) {

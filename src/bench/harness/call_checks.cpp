@@ -160,6 +160,14 @@ bool same_bytes(Runtime& runtime, const Tensor& got, const Tensor& want) {
     return same.load();
 }
 
+// An elementwise comparison, its parts on the runtime's threads.
+ComparisonResult compare_on(Runtime& runtime, const Tensor& actual, const Tensor& expected,
+                            const Comparison& comparison) {
+    return compare(actual, expected, comparison, [&runtime](std::size_t parts, const auto& part) {
+        runtime.run_parts(parts, part);
+    });
+}
+
 // The run's entry for an output, made on its first comparison.
 OutputCheck& output_check(RunState run, const WorkloadTensors& tensors, std::vector<OutputCheck>& outputs,
                           const std::string& name) {
@@ -185,7 +193,7 @@ OutputCheck& output_check(RunState run, const WorkloadTensors& tensors, std::vec
 ComparisonResult compare_to_reference(RunState run, const WorkloadTensors& tensors, std::vector<OutputCheck>& outputs,
                                       const Tensor& actual, const Tensor& expected) {
     const ComparisonResult comparison =
-        compare(actual, expected, run.bench.comparison_for(tensors.output_specs.at(expected.name())));
+        compare_on(run.runtime, actual, expected, run.bench.comparison_for(tensors.output_specs.at(expected.name())));
     OutputCheck& check = output_check(run, tensors, outputs, expected.name());
     check.comparison.merge(comparison);
     const auto [measured, first] = check.workloads.try_emplace(run.workload.name, comparison);
@@ -229,7 +237,7 @@ void check_outputs_match(RunState run, const WorkloadTensors& tensors, SideState
         // Most calls repeat their untimed call bit for bit; only the others need the
         // elementwise pass, far slower (docs/lab/README.md, "Output checks").
         if (same_bytes(run.runtime, got, want)) continue;
-        const ComparisonResult comparison = compare(got, want, run.bench.comparison_for(want.spec()));
+        const ComparisonResult comparison = compare_on(run.runtime, got, want, run.bench.comparison_for(want.spec()));
         if (comparison.passed()) {
             notice_varying_outputs(state, findings, output.name(), comparison);
             continue;

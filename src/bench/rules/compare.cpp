@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <sstream>
 #include <type_traits>
 #include <variant>
+#include <vector>
 
 namespace forge::bench {
 
@@ -41,38 +43,93 @@ double relative_l2(double diff_squares, double expected_squares) {
     return std::sqrt(diff_squares) / std::sqrt(expected_squares);
 }
 
-// One typed loop per dtype: the harness checks every timed call's outputs.
-template <class T>
-void compare_elements(const Tensor& actual, const Tensor& expected, ComparisonResult& result) {
-    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>);
-    const auto* got_values = reinterpret_cast<const T*>(actual.raw());
-    const auto* want_values = reinterpret_cast<const T*>(expected.raw());
-    const auto n = static_cast<std::size_t>(actual.numel());
-    const Tolerance* tolerance = std::get_if<Tolerance>(&result.applied);
+// What a range of elements measured, merged in order into the whole's.
+struct Partial {
+    double max_abs_error = 0.0;
+    double max_rel_error = 0.0;
     double diff_squares = 0.0;
     double expected_squares = 0.0;
     double largest = 0.0;  // the largest finite magnitude on either side
-    for (std::size_t i = 0; i < n; ++i) {
+    std::int64_t mismatches = 0;
+    std::int64_t first_mismatch = -1;
+    std::int64_t non_finite = 0;
+    std::int64_t first_non_finite = -1;
+
+    void merge(const Partial& later) {
+        max_abs_error = std::max(max_abs_error, later.max_abs_error);
+        max_rel_error = std::max(max_rel_error, later.max_rel_error);
+        diff_squares += later.diff_squares;
+        expected_squares += later.expected_squares;
+        largest = std::max(largest, later.largest);
+        if (mismatches == 0) first_mismatch = later.first_mismatch;
+        mismatches += later.mismatches;
+        if (non_finite == 0) first_non_finite = later.first_non_finite;
+        non_finite += later.non_finite;
+    }
+};
+
+// A comparison's parts: about 128 Ki elements each, at most 16. The cut
+// depends on the element count alone, so the sums (added part by part) come
+// out the same bits however many threads ran the parts.
+constexpr std::size_t part_elements = std::size_t{1} << 17;
+constexpr std::size_t most_parts = 16;
+
+template <class T>
+Partial compare_range(const T* got_values, const T* want_values, std::size_t begin, std::size_t end,
+                      const Tolerance* tolerance) {
+    Partial out;
+    for (std::size_t i = begin; i < end; ++i) {
         const double got = as_double(got_values[i]);
         const double want = as_double(want_values[i]);
         const double error = std::abs(got - want);
         const bool finite = std::isfinite(got) && std::isfinite(want);
         if (!finite) {
-            if (result.non_finite == 0) result.first_non_finite = static_cast<std::int64_t>(i);
-            ++result.non_finite;
+            if (out.non_finite == 0) out.first_non_finite = static_cast<std::int64_t>(i);
+            ++out.non_finite;
         }
         // Non-finite never within: an Inf reference would admit anything under rtol > 0.
         if (tolerance != nullptr && !(finite && error <= tolerance->atol + tolerance->rtol * std::abs(want))) {
-            if (result.mismatches == 0) result.first_mismatch = static_cast<std::int64_t>(i);
-            ++result.mismatches;
+            if (out.mismatches == 0) out.first_mismatch = static_cast<std::int64_t>(i);
+            ++out.mismatches;
         }
         if (!finite) continue;  // a failure already; the error figures stay numbers
-        result.max_abs_error = std::max(result.max_abs_error, error);
-        if (want != 0.0) result.max_rel_error = std::max(result.max_rel_error, error / std::abs(want));
-        diff_squares += error * error;
-        expected_squares += want * want;
-        largest = std::max({largest, std::abs(got), std::abs(want)});
+        out.max_abs_error = std::max(out.max_abs_error, error);
+        if (want != 0.0) out.max_rel_error = std::max(out.max_rel_error, error / std::abs(want));
+        out.diff_squares += error * error;
+        out.expected_squares += want * want;
+        out.largest = std::max({out.largest, std::abs(got), std::abs(want)});
     }
+    return out;
+}
+
+// One typed loop per dtype, its parts on `run_parts`: the harness checks
+// every fresh round's outputs elementwise.
+template <class T>
+void compare_elements(const Tensor& actual, const Tensor& expected, const RunParts& run_parts,
+                      ComparisonResult& result) {
+    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>);
+    const auto* got_values = reinterpret_cast<const T*>(actual.raw());
+    const auto* want_values = reinterpret_cast<const T*>(expected.raw());
+    const auto n = static_cast<std::size_t>(actual.numel());
+    const Tolerance* tolerance = std::get_if<Tolerance>(&result.applied);
+    const std::size_t parts = std::clamp<std::size_t>(n / part_elements, 1, most_parts);
+    std::vector<Partial> partials(parts);
+    const std::function<void(std::size_t)> part = [&](std::size_t p) {
+        partials[p] = compare_range(got_values, want_values, n * p / parts, n * (p + 1) / parts, tolerance);
+    };
+    if (run_parts && parts > 1) run_parts(parts, part);
+    else for (std::size_t p = 0; p < parts; ++p) part(p);
+    Partial whole;
+    for (const Partial& partial : partials) whole.merge(partial);
+    result.max_abs_error = whole.max_abs_error;
+    result.max_rel_error = whole.max_rel_error;
+    result.mismatches = whole.mismatches;
+    result.first_mismatch = whole.first_mismatch;
+    result.non_finite = whole.non_finite;
+    result.first_non_finite = whole.first_non_finite;
+    double diff_squares = whole.diff_squares;
+    double expected_squares = whole.expected_squares;
+    const double largest = whole.largest;
     if (largest > largest_unscaled || (largest > 0.0 && largest < smallest_unscaled)) {
         diff_squares = 0.0;
         expected_squares = 0.0;
@@ -148,7 +205,8 @@ std::string_view comparison_name(const Comparison& comparison) noexcept {
     return std::holds_alternative<RelativeL2>(comparison) ? "relative_l2" : "elementwise";
 }
 
-ComparisonResult compare(const Tensor& actual, const Tensor& expected, const Comparison& comparison) {
+ComparisonResult compare(const Tensor& actual, const Tensor& expected, const Comparison& comparison,
+                         const RunParts& run_parts) {
     ComparisonResult result;
     result.applied = comparison;
     if (actual.shape() != expected.shape() || actual.dtype() != expected.dtype()) {
@@ -156,16 +214,16 @@ ComparisonResult compare(const Tensor& actual, const Tensor& expected, const Com
         return result;
     }
     switch (actual.dtype()) {
-        case DType::fp64: compare_elements<double>(actual, expected, result); break;
-        case DType::fp32: compare_elements<float>(actual, expected, result); break;
-        case DType::fp16: compare_elements<float16>(actual, expected, result); break;
-        case DType::bf16: compare_elements<bfloat16>(actual, expected, result); break;
-        case DType::i64: compare_elements<std::int64_t>(actual, expected, result); break;
-        case DType::i32: compare_elements<std::int32_t>(actual, expected, result); break;
-        case DType::i16: compare_elements<std::int16_t>(actual, expected, result); break;
-        case DType::i8: compare_elements<std::int8_t>(actual, expected, result); break;
-        case DType::u8: compare_elements<std::uint8_t>(actual, expected, result); break;
-        case DType::boolean: compare_elements<TruthByte>(actual, expected, result); break;
+        case DType::fp64: compare_elements<double>(actual, expected, run_parts, result); break;
+        case DType::fp32: compare_elements<float>(actual, expected, run_parts, result); break;
+        case DType::fp16: compare_elements<float16>(actual, expected, run_parts, result); break;
+        case DType::bf16: compare_elements<bfloat16>(actual, expected, run_parts, result); break;
+        case DType::i64: compare_elements<std::int64_t>(actual, expected, run_parts, result); break;
+        case DType::i32: compare_elements<std::int32_t>(actual, expected, run_parts, result); break;
+        case DType::i16: compare_elements<std::int16_t>(actual, expected, run_parts, result); break;
+        case DType::i8: compare_elements<std::int8_t>(actual, expected, run_parts, result); break;
+        case DType::u8: compare_elements<std::uint8_t>(actual, expected, run_parts, result); break;
+        case DType::boolean: compare_elements<TruthByte>(actual, expected, run_parts, result); break;
     }
     return result;
 }

@@ -2,7 +2,9 @@
 // relative L2 error), whatever its dtype.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -39,8 +41,14 @@ struct ComparisonResult {
 // "elementwise" or "relative_l2", as eval.json names them.
 [[nodiscard]] std::string_view comparison_name(const Comparison& comparison) noexcept;
 
-// Both host tensors. `actual` is held to `expected`.
-[[nodiscard]] ComparisonResult compare(const Tensor& actual, const Tensor& expected, const Comparison& comparison);
+// Calls part(i) once for every i in [0, parts), perhaps on several threads at
+// once, and returns when all have returned (HOST: its flush's threads).
+using RunParts = std::function<void(std::size_t, const std::function<void(std::size_t)>&)>;
+
+// Both host tensors. `actual` is held to `expected`, in parts on `run_parts`
+// where given (else on this thread): the same figures either way.
+[[nodiscard]] ComparisonResult compare(const Tensor& actual, const Tensor& expected, const Comparison& comparison,
+                                       const RunParts& run_parts = {});
 
 // Both host tensors hold the same shape, dtype and bytes: a timed call that
 // repeated its untimed call exactly, told apart in a memcmp instead of an

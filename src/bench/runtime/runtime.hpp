@@ -157,6 +157,12 @@ public:
         static_cast<void>(data);
         range(0, bytes);
     }
+    // part(i) for every i in [0, parts), for work between calls that can be cut
+    // (a fresh round's elementwise comparison). HOST runs the parts on the
+    // threads of its flush; elsewhere, one after another on this thread.
+    virtual void run_parts(std::size_t parts, const std::function<void(std::size_t)>& part) {
+        for (std::size_t i = 0; i < parts; ++i) part(i);
+    }
     // Whether evict() takes a tensor out of every cache level. Then a round's
     // two calls share one flush (SweptRound, harness/swept_round.hpp): the call between
     // the flush and a side's own touched none of that side's lines but those of

@@ -269,6 +269,9 @@ public:
                      const std::function<void(std::size_t, std::size_t)>& range) override {
         bench::share_lines(flusher_.crew(), data, bytes, range);
     }
+    void run_parts(std::size_t parts, const std::function<void(std::size_t)>& part) override {
+        flusher_.crew().run(parts, part);
+    }
     [[nodiscard]] bool evicts_tensors() const override { return evicts_lines; }
 
     void evict_side_memory() override { side_memory_bytes_ = std::max(side_memory_bytes_, bench::evict_side_memory()); }
