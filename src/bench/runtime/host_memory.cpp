@@ -177,6 +177,7 @@ void fault_in(std::byte* start, std::size_t length) {
         if (begin < end) std::memset(start + begin, 0, end - begin);
     };
     std::vector<std::thread> helpers;
+    helpers.reserve(parts - 1);  // what may throw, before a thread runs
     for (std::size_t p = 1; p < parts; ++p) {
         try {
             helpers.emplace_back(part, p);
