@@ -289,10 +289,10 @@ BOOST_AUTO_TEST_CASE(a_new_mapping_is_resident_from_end_to_end) {
     constexpr std::size_t bytes = fb::most_kept_bytes + 12345;  // more than any kept mapping holds
     std::byte* block = fb::allocate_host_block(bytes);
     const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    const auto first = reinterpret_cast<std::uintptr_t>(block) / page * page;
-    const std::size_t length = reinterpret_cast<std::uintptr_t>(block) + bytes - first;
+    std::byte* const first = block - reinterpret_cast<std::uintptr_t>(block) % page;
+    const auto length = static_cast<std::size_t>(block + bytes - first);
     std::vector<unsigned char> resident((length + page - 1) / page);
-    BOOST_TEST_REQUIRE(::mincore(reinterpret_cast<void*>(first), length, resident.data()) == 0);
+    BOOST_TEST_REQUIRE(::mincore(first, length, resident.data()) == 0);
     const auto missing = std::count_if(resident.begin(), resident.end(), [](unsigned char r) { return (r & 1U) == 0; });
     BOOST_TEST(missing == 0, missing << " of " << resident.size() << " pages not resident");
     fb::release_host_block(block);

@@ -163,9 +163,8 @@ bool same_bytes(Runtime& runtime, const Tensor& got, const Tensor& want) {
 // An elementwise comparison, its parts on the runtime's threads.
 ComparisonResult compare_on(Runtime& runtime, const Tensor& actual, const Tensor& expected,
                             const Comparison& comparison) {
-    return compare(actual, expected, comparison, [&runtime](std::size_t parts, const auto& part) {
-        runtime.run_parts(parts, part);
-    });
+    return compare(actual, expected, comparison,
+                   [&runtime](std::size_t parts, const auto& part) { runtime.run_parts(parts, part); });
 }
 
 // The run's entry for an output, made on its first comparison.

@@ -117,8 +117,11 @@ void compare_elements(const Tensor& actual, const Tensor& expected, const RunPar
     const std::function<void(std::size_t)> part = [&](std::size_t p) {
         partials[p] = compare_range(got_values, want_values, n * p / parts, n * (p + 1) / parts, tolerance);
     };
-    if (run_parts && parts > 1) run_parts(parts, part);
-    else for (std::size_t p = 0; p < parts; ++p) part(p);
+    if (run_parts && parts > 1) {
+        run_parts(parts, part);
+    } else {
+        for (std::size_t p = 0; p < parts; ++p) part(p);
+    }
     Partial whole;
     for (const Partial& partial : partials) whole.merge(partial);
     result.max_abs_error = whole.max_abs_error;
