@@ -163,8 +163,8 @@ KeptMappings& kept_mappings() {
 }
 
 // Every page of a new mapping faulted in now, outside any window, a part on
-// each of a few threads: on a VM the host backs a new huge page 4 KiB at a
-// time, and the faults on several CPUs overlap (docs/lab/README.md, "Pages
+// each of a few threads: on a VM a huge page the host must back anew is slow
+// to fault in, and faults on several CPUs overlap (docs/lab/README.md, "Pages
 // the host backs anew").
 void fault_in(std::byte* start, std::size_t length) {
     constexpr std::size_t most_threads = 4;
