@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -53,10 +52,10 @@ double best_read_gbps(std::uint64_t* words, std::size_t count, unsigned threads,
 
 MemoryBandwidth measure_memory_bandwidth(std::size_t bytes) {
     const std::size_t count = bytes / sizeof(std::uint64_t);
-    // On the pages the sides' tensors get (host_memory.hpp), made, not zero pages.
+    // On the pages the sides' tensors get (host_memory.hpp), each written when
+    // it was mapped, so none is the kernel's shared zero page.
     const std::unique_ptr<std::byte, decltype(&release_host_block)> block(allocate_host_block(bytes),
                                                                           &release_host_block);
-    std::memset(block.get(), 1, count * sizeof(std::uint64_t));
     auto* words = reinterpret_cast<std::uint64_t*>(block.get());
     constexpr int passes = 3;
     MemoryBandwidth out;
