@@ -43,29 +43,14 @@ double relative_l2(double diff_squares, double expected_squares) {
     return std::sqrt(diff_squares) / std::sqrt(expected_squares);
 }
 
-// What a range of elements measured, merged in order into the whole's.
+// What a range of elements measured: its figures, merged in order into the
+// whole's (ComparisonResult::merge keeps the earliest first failures), and
+// the sums the relative L2 error is taken from once all parts are in.
 struct Partial {
-    double max_abs_error = 0.0;
-    double max_rel_error = 0.0;
+    ComparisonResult figures;
     double diff_squares = 0.0;
     double expected_squares = 0.0;
     double largest = 0.0;  // the largest finite magnitude on either side
-    std::int64_t mismatches = 0;
-    std::int64_t first_mismatch = -1;
-    std::int64_t non_finite = 0;
-    std::int64_t first_non_finite = -1;
-
-    void merge(const Partial& later) {
-        max_abs_error = std::max(max_abs_error, later.max_abs_error);
-        max_rel_error = std::max(max_rel_error, later.max_rel_error);
-        diff_squares += later.diff_squares;
-        expected_squares += later.expected_squares;
-        largest = std::max(largest, later.largest);
-        if (mismatches == 0) first_mismatch = later.first_mismatch;
-        mismatches += later.mismatches;
-        if (non_finite == 0) first_non_finite = later.first_non_finite;
-        non_finite += later.non_finite;
-    }
 };
 
 // A comparison's parts: about 128 Ki elements each, at most 16. The cut
@@ -84,17 +69,17 @@ Partial compare_range(const T* got_values, const T* want_values, std::size_t beg
         const double error = std::abs(got - want);
         const bool finite = std::isfinite(got) && std::isfinite(want);
         if (!finite) {
-            if (out.non_finite == 0) out.first_non_finite = static_cast<std::int64_t>(i);
-            ++out.non_finite;
+            if (out.figures.non_finite == 0) out.figures.first_non_finite = static_cast<std::int64_t>(i);
+            ++out.figures.non_finite;
         }
         // Non-finite never within: an Inf reference would admit anything under rtol > 0.
         if (tolerance != nullptr && !(finite && error <= tolerance->atol + tolerance->rtol * std::abs(want))) {
-            if (out.mismatches == 0) out.first_mismatch = static_cast<std::int64_t>(i);
-            ++out.mismatches;
+            if (out.figures.mismatches == 0) out.figures.first_mismatch = static_cast<std::int64_t>(i);
+            ++out.figures.mismatches;
         }
         if (!finite) continue;  // a failure already; the error figures stay numbers
-        out.max_abs_error = std::max(out.max_abs_error, error);
-        if (want != 0.0) out.max_rel_error = std::max(out.max_rel_error, error / std::abs(want));
+        out.figures.max_abs_error = std::max(out.figures.max_abs_error, error);
+        if (want != 0.0) out.figures.max_rel_error = std::max(out.figures.max_rel_error, error / std::abs(want));
         out.diff_squares += error * error;
         out.expected_squares += want * want;
         out.largest = std::max({out.largest, std::abs(got), std::abs(want)});
@@ -122,17 +107,15 @@ void compare_elements(const Tensor& actual, const Tensor& expected, const RunPar
     } else {
         for (std::size_t p = 0; p < parts; ++p) part(p);
     }
-    Partial whole;
-    for (const Partial& partial : partials) whole.merge(partial);
-    result.max_abs_error = whole.max_abs_error;
-    result.max_rel_error = whole.max_rel_error;
-    result.mismatches = whole.mismatches;
-    result.first_mismatch = whole.first_mismatch;
-    result.non_finite = whole.non_finite;
-    result.first_non_finite = whole.first_non_finite;
-    double diff_squares = whole.diff_squares;
-    double expected_squares = whole.expected_squares;
-    const double largest = whole.largest;
+    double diff_squares = 0.0;
+    double expected_squares = 0.0;
+    double largest = 0.0;
+    for (const Partial& partial : partials) {
+        result.merge(partial.figures);
+        diff_squares += partial.diff_squares;
+        expected_squares += partial.expected_squares;
+        largest = std::max(largest, partial.largest);
+    }
     if (largest > largest_unscaled || (largest > 0.0 && largest < smallest_unscaled)) {
         diff_squares = 0.0;
         expected_squares = 0.0;
